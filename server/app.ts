@@ -1,0 +1,73 @@
+// Builds the SoleStudio API server as a Fastify instance without listening, so tests call
+// `app.inject()` and server.ts adds the port. Plugins load in a fixed order: external, then
+// the app's services, then routes.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config/env';
+import type { DatabaseHandle } from './db/client';
+import { localePlugin } from './plugins/locale';
+import { errorsPlugin, sendRouteNotFound } from './plugins/errors';
+import { securityPlugin } from './plugins/security';
+import { rateLimitPlugin } from './plugins/rate-limit';
+import { docsPlugin } from './plugins/docs';
+import { hasWebBuild, inlineScriptHashes, webPlugin } from './plugins/web';
+import { healthRoutes } from './routes/health';
+import pkg from '../package.json' with { type: 'json' };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: DatabaseHandle;
+    config: Config;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Request ids in logs and in the x-request-id header help match a seller's report to a log line.
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const web = hasWebBuild(config.staticDir);
+
+  // External plugins.
+  await app.register(localePlugin);
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, {
+    scriptHashes: web ? inlineScriptHashes(config.staticDir) : [],
+    https: config.publicUrl.startsWith('https://'),
+  });
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(rateLimitPlugin, { db: database.db, disabled: config.rateLimitDisabled });
+  await app.register(docsPlugin, { version: pkg.version, publicUrl: config.publicUrl });
+
+  // Routes.
+  await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });
+
+  if (web) await app.register(webPlugin, { staticDir: config.staticDir });
+  else app.setNotFoundHandler(sendRouteNotFound);
+
+  return app;
+}

@@ -1,0 +1,89 @@
+// Server configuration: environment variables validated once at start-up. A bad value stops
+// the server with a message naming the variable (DESIGN §2).
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Where the embedded database, files and mail live. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL instead of the embedded PGlite, e.g. postgres://user:pass@host:5432/db */
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  /** How sellers reach this server; used in links sent by mail. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** The built web app (npm run build). */
+  STATIC_DIR: z.string().min(1).default('./dist'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** Trust X-Forwarded-* from a reverse proxy in front of the server. */
+  TRUST_PROXY: booleanText.default(false),
+  /** Turns the per-route request limits off (benchmarks on loopback only). */
+  RATE_LIMIT_DISABLED: booleanText.default(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Directory of the embedded database, used when `databaseUrl` is not set. */
+  pgliteDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  staticDir: string;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  rateLimitDisabled: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from an environment; throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as a shell user expects from `FOO= npm start`.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '(environment)'),
+        message: issue.message,
+      })),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    pgliteDir: path.join(dataDir, 'pg'),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    staticDir: path.resolve(e.STATIC_DIR),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitDisabled: e.RATE_LIMIT_DISABLED,
+  };
+}
