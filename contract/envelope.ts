@@ -42,7 +42,4 @@ export const errorEnvelopeSchema = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-/** SPEC §7: a body code in 200-299 counts as success. */
-export function isSuccessCode(code: unknown): boolean {
-  return typeof code === 'number' && code >= 200 && code <= 299;
-}
+export { isSuccessCode } from './status';

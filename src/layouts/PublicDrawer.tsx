@@ -1,0 +1,24 @@
+// The signed-out drawer on phones: language, sign-in and registration (SPEC §2).
+import { logInOutline, personAddOutline } from 'ionicons/icons';
+import { useSetAtom } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { LanguageSelect } from '../components/LanguageSelect';
+import { signInDialogOpenAtom } from '../components/dialogs';
+import { Drawer, DrawerButton } from './Drawer';
+
+export function PublicDrawer() {
+  const { t } = useTranslation();
+  const openSignIn = useSetAtom(signInDialogOpenAtom);
+  return (
+    <Drawer title={t('app.name')}>
+      <LanguageSelect variant="menu" />
+      <DrawerButton icon={logInOutline} label={t('nav.login')} onClick={() => openSignIn(true)} testId="menu-login" />
+      <DrawerButton
+        icon={personAddOutline}
+        label={t('nav.register')}
+        onClick={() => openSignIn(true)}
+        testId="menu-register"
+      />
+    </Drawer>
+  );
+}

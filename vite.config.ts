@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { readVersionInfo, versionFile } from './build/version-file';
+import { precompress } from './build/precompress';
+import { ionicMdOnly } from './build/ionic-md-only';
+
+const versionInfo = readVersionInfo('package.json', 'release.json');
+const apiTarget = process.env.API_URL ?? `http://localhost:${process.env.PORT ?? 8080}`;
+const THEME_DARK = '#121212';
+
+export default defineConfig({
+  define: {
+    __APP_VERSION__: JSON.stringify(versionInfo.version),
+  },
+  plugins: [
+    react(),
+    ionicMdOnly(),
+    versionFile(versionInfo),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'workers',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      // The app registers the worker itself through workbox-window (src/features/updates).
+      injectRegister: false,
+      pwaAssets: { config: true, overrideManifestIcons: true },
+      manifest: {
+        id: '/',
+        name: 'SoleStudio',
+        short_name: 'SoleStudio',
+        description: 'Маркетинговые фото и видео для продавцов обуви и одежды',
+        lang: 'ru',
+        start_url: '/?source=pwa',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        background_color: THEME_DARK,
+        theme_color: THEME_DARK,
+        categories: ['business', 'photo', 'productivity'],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}', 'countries/*.json'],
+        globIgnores: ['version.json', '**/*.{br,gz}'],
+      },
+      devOptions: { enabled: false },
+    }),
+    precompress(),
+  ],
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: {
+      treeshake: {
+        // Ionic's per-component modules only define classes; without this hint every
+        // component would land in the landing page's bundle (DESIGN §6).
+        // @ionic/react builds some wrappers (tabs, nav, back button) with calls that carry no
+        // pure annotation; they have no side effects, so unused ones can go.
+        propertyReadSideEffects: false,
+        manualPureFunctions: ['createForwardRef', 'createReactComponent', 'createRoutingComponent', 'React.memo'],
+        moduleSideEffects: [
+          { test: /@ionic[\\/]core[\\/]components[\\/]ion-[^\\/]+\.js$/, sideEffects: false },
+          // Its wrappers only define components; unused ones (tabs, nav) must not ship.
+          { test: /@ionic[\\/]react[\\/]dist[\\/]index\.js$/, sideEffects: false },
+        ],
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
+  },
+  preview: { port: 4173 },
+});
+
+// Fail early with a clear message if the icon source is missing.
+if (!fs.existsSync('public/favicon.svg')) throw new Error('public/favicon.svg is missing');

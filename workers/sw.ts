@@ -1,0 +1,45 @@
+// The service worker: precaches the app shell so every route opens offline after one visit,
+// caches other static files as they are used, and waits for the page's word before an update
+// takes over (registerType 'prompt', DESIGN §3).
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
+import { StaleWhileRevalidate } from 'workbox-strategies';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { clientsClaim } from 'workbox-core';
+import { isNavigationFallbackPath, isRuntimeCacheable } from './routing';
+
+declare let self: ServiceWorkerGlobalScope;
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// In development the precache list is empty, so there is no index.html to bind to (DESIGN §6).
+if (import.meta.env.PROD) {
+  const shell = createHandlerBoundToURL('/index.html');
+  registerRoute(
+    ({ request, url, sameOrigin }) =>
+      sameOrigin && request.mode === 'navigate' && isNavigationFallbackPath(url.pathname),
+    shell,
+  );
+}
+
+// Static files that are not part of the precache (for example files added to public/ later).
+registerRoute(
+  ({ url, request, sameOrigin }) =>
+    sameOrigin && request.method === 'GET' && isRuntimeCacheable(url.pathname),
+  new StaleWhileRevalidate({
+    cacheName: 'static',
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 24 * 60 * 60 }),
+    ],
+  }),
+);
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// The first worker takes control at once, so the very first visit is already cached for offline.
+clientsClaim();
