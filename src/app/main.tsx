@@ -9,10 +9,10 @@ import '@ionic/react/css/structure.css';
 import '@ionic/react/css/typography.css';
 import '@ionic/react/css/display.css';
 import '@ionic/react/css/palettes/dark.class.css';
-import './theme/variables.css';
-import { App } from './app/App';
-import { initI18n } from './lib/i18n';
-import { store } from './lib/store';
+import '../theme/variables.css';
+import { App } from './App';
+import { initI18n } from '../lib/i18n';
+import { store } from '../lib/store';
 
 async function main() {
   await initI18n();
@@ -26,7 +26,7 @@ async function main() {
     </StrictMode>,
   );
   // The update check and the service worker start after the first paint.
-  void import('./features/updates/updates').then(({ startUpdates }) => startUpdates());
+  void import('../features/updates/updates').then(({ startUpdates }) => startUpdates());
 }
 
 void main();

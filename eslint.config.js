@@ -1,0 +1,100 @@
+// Lint: typescript-eslint, React hooks, and the walls between places where code runs
+// (STYLE.md: src never imports server, server never imports src, features never import each other).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from 'eslint-plugin-boundaries';
+import globals from 'globals';
+
+const sameFeature = '{{ from.element.captured.feature }}';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'dev-dist/',
+      'node_modules/',
+      'playwright-report/',
+      'test-results/',
+      'bench/results/',
+      'server/db/migrations/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'tests/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['workers/**/*.ts', 'tests/workers/**/*.ts'],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
+    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'build/**/*.ts', 'e2e/**/*.ts', '*.config.{js,ts}'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // Command-line programs report on the console.
+    files: ['bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts', 'server/**/*.ts', 'contract/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
+      'boundaries/elements': [
+        { type: 'contract', pattern: 'contract' },
+        { type: 'server', pattern: 'server' },
+        { type: 'worker', pattern: 'workers' },
+        { type: 'feature', pattern: 'src/features/*', capture: ['feature'] },
+        { type: 'app', pattern: 'src/app' },
+        { type: 'shared', pattern: 'src/*' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            { from: { element: { type: 'contract' } }, allow: { to: { element: { type: 'contract' } } } },
+            {
+              from: { element: { type: 'server' } },
+              allow: { to: { element: { types: { anyOf: ['server', 'contract'] } } } },
+            },
+            {
+              from: { element: { type: 'worker' } },
+              allow: { to: { element: { types: { anyOf: ['worker', 'contract'] } } } },
+            },
+            {
+              from: { element: { type: 'shared' } },
+              allow: { to: { element: { types: { anyOf: ['shared', 'contract'] } } } },
+            },
+            {
+              from: { element: { type: 'feature' } },
+              allow: { to: { element: { types: { anyOf: ['shared', 'contract'] } } } },
+            },
+            {
+              from: { element: { type: 'feature' } },
+              allow: { to: { element: { type: 'feature', captured: { feature: sameFeature } } } },
+            },
+            {
+              from: { element: { type: 'app' } },
+              allow: { to: { element: { types: { anyOf: ['app', 'feature', 'shared', 'contract'] } } } },
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

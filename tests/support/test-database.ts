@@ -1,0 +1,34 @@
+// A fresh, migrated database for one test file: a copy of the PGlite snapshot, or a PostgreSQL
+// database cloned from the template (see database-global-setup.ts).
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import { inject } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { fromPglite, openPostgres, type DatabaseHandle } from '../../server/db/client';
+import { databaseUrl } from './database-global-setup';
+
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  if (process.env.TEST_DATABASE_KIND === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL!;
+    const name = `solestudio_test_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
+    await admin.end();
+    const handle = await openPostgres(databaseUrl(base, name));
+    return {
+      ...handle,
+      async close() {
+        await handle.close();
+        const cleanup = new pg.Client({ connectionString: base });
+        await cleanup.connect();
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const snapshot = fs.readFileSync(inject('pgliteSnapshot'));
+  const client = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
+  return fromPglite(client);
+}

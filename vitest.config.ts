@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
+  extends: false as const,
+  test: {
+    name,
+    environment: 'node',
+    include: ['tests/server/**/*.test.ts'],
+    // The embedded server's own lifecycle (PGlite in DATA_DIR) is the same whatever the test database.
+    exclude: databaseKind === 'postgres' ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts'] : [],
+    globalSetup: ['tests/support/database-global-setup.ts'],
+    env: { TEST_DATABASE_KIND: databaseKind },
+    // Each file opens its own database (≈300 MB for PGlite); two at a time fit this machine.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [react()],
+        define: { __APP_VERSION__: JSON.stringify('2.0.0') },
+        test: {
+          name: 'unit-dom',
+          environment: 'happy-dom',
+          include: ['tests/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/src/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'unit-node',
+          environment: 'node',
+          include: ['tests/contract/**/*.test.ts', 'tests/workers/**/*.test.ts', 'tests/build/**/*.test.ts'],
+        },
+      },
+      serverProject('server', 'pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', 'postgres')] : []),
+    ],
+  },
+});
