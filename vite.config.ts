@@ -25,7 +25,7 @@ export default defineConfig({
       registerType: 'prompt',
       // The app registers the worker itself through workbox-window (src/features/updates).
       injectRegister: false,
-      pwaAssets: { config: true, overrideManifestIcons: true },
+      pwaAssets: { config: true, overrideManifestIcons: true, injectThemeColor: false },
       manifest: {
         id: '/',
         name: 'SoleStudio',
@@ -41,7 +41,8 @@ export default defineConfig({
         categories: ['business', 'photo', 'productivity'],
       },
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}', 'countries/*.json'],
+        // The plugin adds manifest.webmanifest itself.
+        globPatterns: ['**/*.{js,css,html,svg,png,ico}'],
         globIgnores: ['version.json', '**/*.{br,gz}'],
       },
       devOptions: { enabled: false },

@@ -6,7 +6,7 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
   test: {
     name,
     environment: 'node',
-    include: ['tests/server/**/*.test.ts'],
+    include: ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     // The embedded server's own lifecycle (PGlite in DATA_DIR) is the same whatever the test database.
     exclude: databaseKind === 'postgres' ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts'] : [],
     globalSetup: ['tests/support/database-global-setup.ts'],
@@ -19,6 +19,7 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
 });
 
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify('2.0.0') },
   test: {
     projects: [
       {

@@ -1,0 +1,119 @@
+// The app shell a visitor meets: language, theme, routes and guards, offline use, updates.
+import { expect, test } from '@playwright/test';
+import { activePage, openDrawer, waitForServiceWorker } from './support';
+
+test('the landing page renders in Russian by default', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+  const landing = page.getByTestId('landing-page');
+  await expect(landing.getByRole('heading', { level: 1 })).toHaveText('Фото и видео, которые продают обувь');
+  await expect(landing.getByTestId('users-claim')).toContainText('Более 50 000 продавцов');
+  await expect(landing.getByTestId('shoes-card')).toHaveAttribute('href', '/shoes');
+  const trends = landing.getByTestId('trends-card');
+  await expect(trends).toContainText('Тренды сезона');
+  await expect(trends.locator('a')).toHaveCount(0);
+  await expect(landing.getByRole('heading', { name: 'Что говорят продавцы' })).toBeVisible();
+  await expect(landing.locator('.comments li')).toHaveCount(3);
+  await expect(landing.getByRole('link', { name: 'Условия использования' })).toHaveAttribute('href', '/legal/ru/terms.html');
+  await expect(page).toHaveTitle(/SoleStudio/);
+});
+
+test('the shoes card leads to what SoleStudio makes for shoe sellers', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('shoes-card').click();
+  await expect(page).toHaveURL(/\/shoes$/);
+  const shoes = page.getByTestId('shoes-page');
+  await expect(shoes.getByRole('heading', { level: 1 })).toHaveText('SoleStudio для продавцов обуви');
+  await expect(shoes.getByRole('img', { name: /Пример:/ })).toHaveCount(7);
+});
+
+test('switching to English reloads the app in English, and it stays English', async ({ page }) => {
+  await page.goto('/');
+  await openDrawer(page);
+  await Promise.all([
+    page.waitForEvent('load'),
+    page.getByTestId('drawer').getByLabel('Язык').selectOption('en'),
+  ]);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('landing-page').getByRole('heading', { level: 1 })).toHaveText(
+    'Photos and videos that sell shoes',
+  );
+  await expect(page.getByTestId('landing-page').getByRole('link', { name: 'Terms of use' })).toHaveAttribute(
+    'href',
+    '/legal/en/terms.html',
+  );
+  await page.reload();
+  await expect(page.getByTestId('landing-page').getByTestId('users-claim')).toContainText('More than 50,000 sellers');
+});
+
+test('the theme is dark by default, toggles, and stays after a reload', async ({ page }) => {
+  await page.goto('/');
+  const html = page.locator('html');
+  await expect(html).toHaveClass(/ion-palette-dark/);
+  await activePage(page).getByTestId('theme-toggle').click();
+  await expect(html).not.toHaveClass(/ion-palette-dark/);
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#ffffff');
+  await page.reload();
+  await expect(html).not.toHaveClass(/ion-palette-dark/);
+  await expect(activePage(page).getByTestId('theme-toggle')).toHaveAttribute('data-theme', 'light');
+  await activePage(page).getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/ion-palette-dark/);
+});
+
+test('a visitor on a login-required route lands on the landing page', async ({ page }) => {
+  for (const path of ['/home', '/task/history', '/localpay/subscription']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('landing-page').getByRole('heading', { level: 1 })).toBeVisible();
+  }
+});
+
+test('sign-in says honestly that it is not open yet', async ({ page }) => {
+  await page.goto('/');
+  await openDrawer(page);
+  await page.getByTestId('menu-login').click();
+  const dialog = page.getByTestId('sign-in-soon');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading')).toHaveText('Вход появится в ближайшем обновлении');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('contact us and an unknown address', async ({ page }) => {
+  await page.goto('/contact_us');
+  await expect(page.getByTestId('contact-page').getByRole('link', { name: 'support@solestudio.app' })).toHaveAttribute(
+    'href',
+    'mailto:support@solestudio.app',
+  );
+  await page.goto('/no/such/page');
+  await expect(page.getByTestId('not-found-page').getByRole('heading', { level: 1 })).toHaveText('Такой страницы нет');
+});
+
+test('the legal pages exist in every language', async ({ page }) => {
+  for (const locale of ['ru', 'en', 'zh']) {
+    for (const name of ['terms', 'privacy']) {
+      const response = await page.goto(`/legal/${locale}/${name}.html`);
+      expect(response?.status(), `${locale}/${name}`).toBe(200);
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    }
+  }
+});
+
+test('after one visit, public pages reload offline', async ({ page, context }) => {
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('landing-page').getByRole('heading', { level: 1 })).toHaveText(
+    'Фото и видео, которые продают обувь',
+  );
+  await expect(page.getByTestId('offline-banner')).toBeVisible();
+  await page.goto('/shoes');
+  await expect(page.getByTestId('shoes-page').getByRole('heading', { level: 1 })).toHaveText(
+    'SoleStudio для продавцов обуви',
+  );
+  await page.goto('/legal/ru/privacy.html');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await context.setOffline(false);
+});

@@ -1,0 +1,66 @@
+// The update dialog: a newer /version.json (as a new deployment publishes it) opens it with the
+// changelog in the seller's language; a forced update cannot be dismissed.
+import { expect, test, type Page } from '@playwright/test';
+
+async function announce(page: Page, version: string, forceUpdate: boolean) {
+  await page.context().route('**/version.json*', (route) =>
+    route.fulfill({
+      json: {
+        version,
+        forceUpdate,
+        changelog: { ru: 'Новые стили постеров.', en: 'New poster styles.', zh: '新的海报风格。' },
+      },
+      headers: { 'cache-control': 'no-store' },
+    }),
+  );
+}
+
+test('a newer version opens the update dialog, which can be postponed', async ({ page }) => {
+  await announce(page, '2.1.0', false);
+  await page.goto('/');
+  const dialog = page.getByTestId('update-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Доступна новая версия 2.1.0');
+  await expect(dialog.getByTestId('update-changelog')).toHaveText('Новые стили постеров.');
+  await dialog.getByTestId('update-later').click();
+  await expect(dialog).toBeHidden();
+});
+
+test('accepting the update reloads the app', async ({ page }) => {
+  await announce(page, '2.1.0', false);
+  await page.goto('/');
+  await expect(page.getByTestId('update-dialog')).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
+  await Promise.all([page.waitForEvent('load'), page.getByTestId('update-now').click()]);
+  expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate)).toBeUndefined();
+});
+
+test('the changelog follows the chosen language', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('locale', 'en'));
+  await announce(page, '3.0.0', false);
+  await page.goto('/');
+  const dialog = page.getByTestId('update-dialog');
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Version 3.0.0 is available');
+  await expect(dialog.getByTestId('update-changelog')).toHaveText('New poster styles.');
+});
+
+test('a forced update cannot be dismissed', async ({ page }) => {
+  await announce(page, '2.1.0', true);
+  await page.goto('/');
+  const dialog = page.getByTestId('update-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('update-later')).toHaveCount(0);
+  await expect(dialog).toContainText('Чтобы продолжить работу, установите обновление.');
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5); // the backdrop
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('update-now')).toBeEnabled();
+});
+
+test('the same version opens no dialog', async ({ page }) => {
+  await announce(page, '2.0.0', true);
+  await page.goto('/');
+  await expect(page.getByTestId('landing-page').getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForTimeout(1_000);
+  await expect(page.getByTestId('update-dialog')).toBeHidden();
+});

@@ -1,0 +1,63 @@
+// End-to-end journeys in the system Chromium (never a downloaded browser), in Pixel 7 and
+// iPhone 13 emulation, against the built app served by the real server on a temporary DATA_DIR.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 4179);
+const baseURL = `http://127.0.0.1:${port}`;
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The config is read by every worker; only the runner starts the server, so one directory is used.
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+
+const chromium = {
+  browserName: 'chromium' as const,
+  launchOptions: {
+    executablePath,
+    args: [
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    serviceWorkers: 'allow',
+  },
+  projects: [
+    { name: 'pixel-7', use: { ...devices['Pixel 7'], ...chromium } },
+    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium } },
+  ],
+  webServer: {
+    command: `node --import tsx server/server.ts`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATIC_DIR: 'dist',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: baseURL,
+    },
+  },
+});

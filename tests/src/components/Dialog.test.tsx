@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { Dialog } from '../../../src/components/Dialog';
+
+function Harness({ dismissible = true }: { dismissible?: boolean }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <p data-testid="state">{open ? 'open' : 'closed'}</p>
+      <Dialog open={open} onClose={() => setOpen(false)} labelledBy="t" dismissible={dismissible} testId="dialog">
+        <h2 id="t">Title</h2>
+        <button type="button" onClick={() => setOpen(false)}>
+          Close
+        </button>
+      </Dialog>
+    </>
+  );
+}
+
+const cancel = (dialog: HTMLElement) => fireEvent(dialog, new Event('cancel', { cancelable: true }));
+
+describe('Dialog', () => {
+  it('opens as a modal named by its title', () => {
+    render(<Harness />);
+    const dialog = screen.getByTestId('dialog') as HTMLDialogElement;
+    expect(dialog.open).toBe(true);
+    expect(dialog.getAttribute('aria-labelledby')).toBe('t');
+  });
+
+  it('closes on Escape and on the backdrop when dismissible', () => {
+    render(<Harness />);
+    const dialog = screen.getByTestId('dialog') as HTMLDialogElement;
+    cancel(dialog);
+    expect(screen.getByTestId('state').textContent).toBe('closed');
+    expect(dialog.open).toBe(false);
+  });
+
+  it('closes on a backdrop click when dismissible', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByTestId('dialog'));
+    expect(screen.getByTestId('state').textContent).toBe('closed');
+  });
+
+  it('stays open on Escape and the backdrop when not dismissible', () => {
+    render(<Harness dismissible={false} />);
+    const dialog = screen.getByTestId('dialog') as HTMLDialogElement;
+    cancel(dialog);
+    fireEvent.click(dialog);
+    expect(screen.getByTestId('state').textContent).toBe('open');
+    expect(dialog.open).toBe(true);
+  });
+
+  it('does not close on a click inside its content', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByRole('heading', { name: 'Title' }));
+    expect(screen.getByTestId('state').textContent).toBe('open');
+  });
+});
