@@ -2,10 +2,9 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
-  extends: false as const,
   test: {
     name,
-    environment: 'node',
+    environment: 'node' as const,
     include: ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     // The embedded server's own lifecycle (PGlite in DATA_DIR) is the same whatever the test database.
     exclude: databaseKind === 'postgres' ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts'] : [],

@@ -1,16 +1,17 @@
 // The /version.json file the build writes and the app polls (SPEC §3 version info, §4 version check).
-import { z } from 'zod';
+// Written with zod/mini: the page validates it on every start, so it should cost few bytes.
+import * as z from 'zod/mini';
 import { LOCALES, type Locale } from './locales';
 
 /** The version the client compares against when it knows no other (SPEC §9). */
 export const VERSION_BASELINE = '2.0.0';
 
-const semver = z.string().regex(/^\d+\.\d+\.\d+$/, 'expected MAJOR.MINOR.PATCH');
+const semver = z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'expected MAJOR.MINOR.PATCH'));
 
 export const versionInfoSchema = z.object({
   version: semver,
   changelog: z.object(
-    Object.fromEntries(LOCALES.map((locale) => [locale, z.string()])) as Record<Locale, z.ZodString>,
+    Object.fromEntries(LOCALES.map((locale) => [locale, z.string()])) as Record<Locale, z.ZodMiniString>,
   ),
   forceUpdate: z.boolean(),
 });

@@ -16,7 +16,8 @@ const ONE_DAY = 'public, max-age=86400';
 const SHELL_FILES = new Set(['index.html', 'sw.js', 'version.json', 'manifest.webmanifest']);
 
 export function cacheControlFor(relativePath: string): string {
-  const normalised = relativePath.split(path.sep).join('/');
+  // A precompressed variant (index.html.br) is cached like the file it encodes.
+  const normalised = relativePath.split(path.sep).join('/').replace(/\.(br|gz)$/, '');
   if (normalised.startsWith('assets/')) return IMMUTABLE;
   if (SHELL_FILES.has(normalised) || normalised.endsWith('.html')) return REVALIDATE;
   return ONE_DAY;

@@ -1,7 +1,8 @@
 // The only module that calls fetch. Every call sends Accept-Language and, when signed in, the
 // bearer token; answers are unwrapped from the envelope and failures become ApiError with a
 // message in the seller's language (SPEC §7, §8).
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { isSuccessCode, type FieldErrorShape as FieldError } from '../../contract/status';
 import { currentLocale, i18next } from './i18n';
 import { clearSessionAtom, sessionTokenAtom, store } from './store';
@@ -22,10 +23,10 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions<S extends z.ZodType> {
+export interface RequestOptions<S extends z.$ZodType> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
-  /** Validates the whole response body. */
+  /** Validates the whole response body (a zod or zod/mini schema). */
   schema: S;
   query?: Record<string, string | number | boolean | undefined>;
   headers?: Record<string, string>;
@@ -33,7 +34,7 @@ export interface RequestOptions<S extends z.ZodType> {
   signal?: AbortSignal;
 }
 
-function withQuery(path: string, query: RequestOptions<z.ZodType>['query']): string {
+function withQuery(path: string, query: RequestOptions<z.$ZodType>['query']): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -55,10 +56,10 @@ async function send(url: string, init: RequestInit, timeoutMs: number, signal?: 
 }
 
 /** Calls the SoleStudio API and returns the parsed body. */
-export async function apiRequest<S extends z.ZodType>(
+export async function apiRequest<S extends z.$ZodType>(
   path: string,
   { method = 'GET', body, schema, query, headers, timeoutMs = HTTP_TIMEOUT_MS, signal }: RequestOptions<S>,
-): Promise<z.infer<S>> {
+): Promise<z.output<S>> {
   const token = store.get(sessionTokenAtom);
   const response = await send(
     withQuery(path, query),
@@ -94,7 +95,7 @@ export async function apiRequest<S extends z.ZodType>(
     );
   }
 
-  const parsed = schema.safeParse(payload);
+  const parsed = safeParse(schema, payload);
   if (!parsed.success) {
     throw new ApiError(response.status, 'INVALID_RESPONSE', i18next.t('common.errors.internal_server_error'));
   }
@@ -102,17 +103,17 @@ export async function apiRequest<S extends z.ZodType>(
 }
 
 /** Fetches a static JSON file of this site, bypassing every cache when asked (version.json). */
-export async function fetchStaticJson<S extends z.ZodType>(
+export async function fetchStaticJson<S extends z.$ZodType>(
   url: string,
   schema: S,
   { cacheBust = false, timeoutMs = HTTP_TIMEOUT_MS }: { cacheBust?: boolean; timeoutMs?: number } = {},
-): Promise<z.infer<S>> {
+): Promise<z.output<S>> {
   const target = cacheBust ? withQuery(url, { t: Date.now() }) : url;
   const response = await send(target, { cache: cacheBust ? 'no-store' : 'default' }, timeoutMs);
   if (!response.ok) {
     throw new ApiError(response.status, `HTTP_${response.status}`, i18next.t('common.errors.website_error'));
   }
-  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  const parsed = safeParse(schema, await response.json().catch(() => undefined));
   if (!parsed.success) {
     throw new ApiError(response.status, 'INVALID_RESPONSE', i18next.t('common.errors.website_error'));
   }

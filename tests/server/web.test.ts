@@ -20,9 +20,11 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(staticDir, 'assets'));
   fs.mkdirSync(path.join(staticDir, 'legal', 'en'), { recursive: true });
   fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(staticDir, 'index.html.br'), zlib.brotliCompressSync(INDEX));
   fs.writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js'), APP_JS);
   fs.writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync(APP_JS));
   fs.writeFileSync(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  fs.writeFileSync(path.join(staticDir, 'sw.js.br'), zlib.brotliCompressSync('self.addEventListener("fetch", () => {});'));
   fs.writeFileSync(path.join(staticDir, 'version.json'), '{"version":"2.0.0"}');
   fs.writeFileSync(path.join(staticDir, 'manifest.webmanifest'), '{"name":"SoleStudio"}');
   fs.writeFileSync(path.join(staticDir, 'pwa-192x192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
@@ -79,9 +81,9 @@ describe('the web app', () => {
     expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(APP_JS);
   });
 
-  it('revalidates the service worker, version file and manifest on every load', async () => {
-    for (const url of ['/sw.js', '/version.json', '/manifest.webmanifest']) {
-      const res = await get(url);
+  it('revalidates the shell, service worker, version file and manifest on every load', async () => {
+    for (const url of ['/', '/home', '/sw.js', '/version.json', '/manifest.webmanifest']) {
+      const res = await get(url, { 'accept-encoding': 'br, gzip' });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
     }

@@ -1,0 +1,91 @@
+// `npm run bench`: the foundation's targets, measured on this machine.
+//   - JavaScript needed to render / (gzip): ≤ 170 KB
+//   - Lighthouse mobile on /: performance ≥ 90, accessibility ≥ 95, best practices ≥ 95
+//   - server start on an existing data directory: ≤ 2 s
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { criticalPathCost } from './lib/bundle';
+import { runLighthouse } from './lib/lighthouse';
+import { pageJavaScript } from './lib/page-js';
+import { ROOT, startServer } from './lib/server';
+
+interface Row {
+  measure: string;
+  value: string;
+  target: string;
+  ok: boolean | null;
+}
+
+const rows: Row[] = [];
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+const distDir = path.join(ROOT, 'dist');
+console.log('Building the web app…');
+await build({ root: ROOT, logLevel: 'warn' });
+
+const critical = criticalPathCost(distDir);
+rows.push({
+  measure: 'JS on the critical path of / (gzip)',
+  value: `${kb(critical.jsGzipBytes)} in ${critical.jsFiles.length} files`,
+  target: '≤ 170 KB',
+  ok: critical.jsGzipBytes <= 170 * 1024,
+});
+rows.push({ measure: 'CSS of / (gzip)', value: kb(critical.cssGzipBytes), target: '', ok: null });
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-bench-'));
+try {
+  console.log('Starting the server on a fresh data directory…');
+  const fresh = await startServer(dataDir);
+  rows.push({ measure: 'server start, fresh data directory', value: `${Math.round(fresh.startMs)} ms`, target: '', ok: null });
+
+  const loaded = await pageJavaScript(`${fresh.url}/`);
+  rows.push({
+    measure: 'JS a fresh browser loads for / (gzip)',
+    value: `${kb(loaded.gzipBytes)} in ${loaded.files} files`,
+    target: '≤ 170 KB',
+    ok: loaded.gzipBytes <= 170 * 1024,
+  });
+
+  console.log('Running Lighthouse (mobile)…');
+  const lh = await runLighthouse(`${fresh.url}/`);
+  rows.push({ measure: 'Lighthouse performance', value: String(lh.performance), target: '≥ 90', ok: lh.performance >= 90 });
+  rows.push({ measure: 'Lighthouse accessibility', value: String(lh.accessibility), target: '≥ 95', ok: lh.accessibility >= 95 });
+  rows.push({ measure: 'Lighthouse best practices', value: String(lh.bestPractices), target: '≥ 95', ok: lh.bestPractices >= 95 });
+  rows.push({ measure: 'Lighthouse SEO', value: String(lh.seo), target: '', ok: null });
+  rows.push({ measure: 'Lighthouse LCP / TBT / CLS', value: `${lh.lcpMs} ms / ${lh.tbtMs} ms / ${lh.cls}`, target: '', ok: null });
+  await fresh.stop();
+
+  console.log('Restarting on the existing data directory…');
+  const restarts: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const again = await startServer(dataDir);
+    restarts.push(again.startMs);
+    await again.stop();
+  }
+  const startMedian = median(restarts);
+  rows.push({
+    measure: 'server start, existing data directory (median of 5)',
+    value: `${Math.round(startMedian)} ms (max ${Math.round(Math.max(...restarts))} ms)`,
+    target: '≤ 2000 ms',
+    ok: startMedian <= 2000,
+  });
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+const width = Math.max(...rows.map((r) => r.measure.length));
+const valueWidth = Math.max(...rows.map((r) => r.value.length));
+console.log(`\n${'measure'.padEnd(width)}  ${'value'.padEnd(valueWidth)}  target`);
+for (const row of rows) {
+  const verdict = row.ok === null ? '' : row.ok ? '  ok' : '  MISSED';
+  console.log(`${row.measure.padEnd(width)}  ${row.value.padEnd(valueWidth)}  ${row.target}${verdict}`);
+}
+fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+fs.writeFileSync(
+  path.join(ROOT, 'bench', 'results', 'latest.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), machine: `${os.cpus().length} cores`, rows }, null, 2)}\n`,
+);
+if (rows.some((row) => row.ok === false)) process.exitCode = 1;
