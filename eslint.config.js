@@ -12,6 +12,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'dist-server/',
       'dev-dist/',
       'node_modules/',
       'playwright-report/',
@@ -39,12 +40,12 @@ export default tseslint.config(
     languageOptions: { globals: globals.serviceworker },
   },
   {
-    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'build/**/*.ts', 'e2e/**/*.ts', '*.config.{js,ts}'],
+    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'build/**/*.ts', 'e2e/**/*.ts', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   {
     // Command-line programs report on the console.
-    files: ['bench/**/*.ts', 'scripts/**/*.ts'],
+    files: ['bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
     rules: { 'no-console': 'off' },
   },
   {

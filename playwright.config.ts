@@ -47,7 +47,8 @@ export default defineConfig({
     { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium } },
   ],
   webServer: {
-    command: `node --import tsx server/server.ts`,
+    // Exactly what `npm start` runs once the build exists.
+    command: 'node dist-server/server.js',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -54,6 +54,18 @@ export default defineConfig({
     sourcemap: true,
     manifest: true,
     rolldownOptions: {
+      output: {
+        // Vendor code in a few chunks the browser downloads and compiles in parallel, and that
+        // stay cached when only the app's own code changes.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|jotai)[\\/]/ },
+            { name: 'ionic', test: /node_modules[\\/](@ionic|@stencil|ionicons)[\\/]/ },
+            { name: 'router', test: /node_modules[\\/](react-router|react-router-dom|@remix-run)[\\/]/ },
+            { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
+          ],
+        },
+      },
       treeshake: {
         // Ionic's per-component modules only define classes; without this hint every
         // component would land in the landing page's bundle (DESIGN §6).

@@ -1,13 +1,13 @@
 // `npm run bench`: the foundation's targets, measured on this machine.
 //   - JavaScript needed to render / (gzip): ≤ 170 KB
-//   - Lighthouse mobile on /: performance ≥ 90, accessibility ≥ 95, best practices ≥ 95
+//   - Lighthouse mobile on /: performance ≥ 90, accessibility ≥ 95, best practices ≥ 95 (median run)
 //   - server start on an existing data directory: ≤ 2 s
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
 import { criticalPathCost } from './lib/bundle';
-import { runLighthouse } from './lib/lighthouse';
+import { medianLighthouse } from './lib/lighthouse';
 import { pageJavaScript } from './lib/page-js';
 import { ROOT, startServer } from './lib/server';
 
@@ -25,6 +25,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const distDir = path.join(ROOT, 'dist');
 console.log('Building the web app…');
 await build({ root: ROOT, logLevel: 'warn' });
+await build({ root: ROOT, configFile: path.join(ROOT, 'vite.server.config.ts'), logLevel: 'warn' });
 
 const critical = criticalPathCost(distDir);
 rows.push({
@@ -49,8 +50,10 @@ try {
     ok: loaded.gzipBytes <= 170 * 1024,
   });
 
-  console.log('Running Lighthouse (mobile)…');
-  const lh = await runLighthouse(`${fresh.url}/`);
+  const RUNS = 5;
+  console.log(`Running Lighthouse (mobile) ${RUNS} times…`);
+  const { median: lh, scored, all } = await medianLighthouse(`${fresh.url}/`, RUNS);
+  rows.push({ measure: 'Lighthouse runs scored (performance of each)', value: `${scored} of ${RUNS} (${all.join(', ')})`, target: '', ok: null });
   rows.push({ measure: 'Lighthouse performance', value: String(lh.performance), target: '≥ 90', ok: lh.performance >= 90 });
   rows.push({ measure: 'Lighthouse accessibility', value: String(lh.accessibility), target: '≥ 95', ok: lh.accessibility >= 95 });
   rows.push({ measure: 'Lighthouse best practices', value: String(lh.bestPractices), target: '≥ 95', ok: lh.bestPractices >= 95 });

@@ -25,7 +25,8 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+  // What `npm start` runs once the build is current (bench/run.ts builds first).
+  const child: ChildProcess = spawn(process.execPath, ['dist-server/server.js'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

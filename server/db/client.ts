@@ -1,15 +1,11 @@
 // Opens the database: embedded PGlite in DATA_DIR/pg by default, PostgreSQL when DATABASE_URL
 // is set. Both speak the same Drizzle schema and apply the same migrations.
+// Each driver is loaded only when it is used, which keeps start-up short.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import * as schema from './schema';
 import { lockDirectory } from './lock';
 
@@ -21,15 +17,17 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Beside this module: server/db/migrations in the sources, dist-server/migrations when built. */
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Any number; it only has to be the same for every SoleStudio node migrating one database. */
 const MIGRATION_LOCK_KEY = 727_001;
 
 /** Wraps an open PGlite instance (used directly by tests restoring a snapshot). */
-export function fromPglite(client: PGlite, onClose?: () => void): DatabaseHandle {
+export async function fromPglite(client: PGlite, onClose?: () => void): Promise<DatabaseHandle> {
+  const { drizzle } = await import('drizzle-orm/pglite');
   return {
-    db: drizzlePglite({ client, schema }) as unknown as Database,
+    db: drizzle({ client, schema }) as unknown as Database,
     kind: 'pglite',
     async close() {
       try {
@@ -45,9 +43,13 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
   fs.mkdirSync(path.dirname(directory), { recursive: true });
   const lock = lockDirectory(directory);
   try {
+    const [{ PGlite }, { migrate }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ]);
     const client = await PGlite.create(directory);
-    const handle = fromPglite(client, () => lock.release());
-    await migratePglite(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    const handle = await fromPglite(client, () => lock.release());
+    await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
     return handle;
   } catch (error) {
     lock.release();
@@ -56,13 +58,18 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
 }
 
 export async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   try {
     // Several API nodes may start together: one migrates, the others wait for it.
     const connection = await pool.connect();
     try {
       await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      await migratePg(drizzlePg({ client: connection, schema }), { migrationsFolder: MIGRATIONS_DIR });
+      await migrate(drizzle({ client: connection, schema }), { migrationsFolder: MIGRATIONS_DIR });
     } finally {
       await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
       connection.release();
@@ -72,7 +79,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
     throw error;
   }
   return {
-    db: drizzlePg({ client: pool, schema }) as unknown as Database,
+    db: drizzle({ client: pool, schema }) as unknown as Database,
     kind: 'postgres',
     close: () => pool.end(),
   };

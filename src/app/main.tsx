@@ -1,6 +1,6 @@
 // Start-up: the language first (so the first paint is in the seller's language), then the app,
 // then the update checks.
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { config as zodConfig } from 'zod/v4/core';
 import { Provider } from 'jotai';
@@ -22,15 +22,23 @@ async function main() {
   await initI18n();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
-  createRoot(root).render(
-    <StrictMode>
-      <Provider store={store}>
-        <App />
-      </Provider>
-    </StrictMode>,
-  );
-  // The update check and the service worker start after the first paint.
-  void import('../features/updates/updates').then(({ startUpdates }) => startUpdates());
+  // A transition lets React render in slices, so start-up never blocks input for long.
+  startTransition(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <Provider store={store}>
+          <App />
+        </Provider>
+      </StrictMode>,
+    );
+  });
+  // The service worker's precaching and the update check wait until the page has loaded, so
+  // they never compete with what the seller is waiting for.
+  const startUpdates = () =>
+    void import('../features/updates/updates').then((updates) => updates.startUpdates());
+  const whenIdle = () => setTimeout(() => requestIdleCallback(startUpdates, { timeout: 5_000 }), 3_000);
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }
 
 void main();

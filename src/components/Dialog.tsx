@@ -49,7 +49,8 @@ export function Dialog({
         if (event.target === event.currentTarget && dismissible) onClose();
       }}
     >
-      <div className="dialog__body">{children}</div>
+      {/* Content exists only while open: closed dialogs cost nothing at start-up. */}
+      {open ? <div className="dialog__body">{children}</div> : null}
     </dialog>
   );
 }

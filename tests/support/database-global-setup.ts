@@ -43,7 +43,7 @@ export default async function setup(project: TestProject) {
   }
 
   const client = await PGlite.create();
-  const handle = fromPglite(client);
+  const handle = await fromPglite(client);
   await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
   const dump = await client.dumpDataDir('none');
   await handle.close();

@@ -57,3 +57,12 @@ describe('Dialog', () => {
     expect(screen.getByTestId('state').textContent).toBe('open');
   });
 });
+
+describe('Dialog content', () => {
+  it('is rendered only while the dialog is open', () => {
+    render(<Harness />);
+    expect(screen.getByRole('heading', { name: 'Title' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('heading', { name: 'Title' })).toBeNull();
+  });
+});
