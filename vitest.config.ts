@@ -10,8 +10,6 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
     exclude: databaseKind === 'postgres' ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts'] : [],
     globalSetup: ['tests/support/database-global-setup.ts'],
     env: { TEST_DATABASE_KIND: databaseKind },
-    // Each file opens its own database (≈300 MB for PGlite); two at a time fit this machine.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -20,6 +18,8 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify('2.0.0') },
   test: {
+    // Two files at a time: server test files each open a database (≈300 MB for PGlite).
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react()],
