@@ -43,11 +43,13 @@ try {
   rows.push({ measure: 'server start, fresh data directory', value: `${Math.round(fresh.startMs)} ms`, target: '', ok: null });
 
   const loaded = await pageJavaScript(`${fresh.url}/`);
+  // Everything the page downloads while loading, including what it fetches after rendering
+  // (the update check); the target applies to the critical path above.
   rows.push({
-    measure: 'JS a fresh browser loads for / (gzip)',
+    measure: 'JS a fresh browser downloads on / (gzip)',
     value: `${kb(loaded.gzipBytes)} in ${loaded.files} files`,
-    target: '≤ 170 KB',
-    ok: loaded.gzipBytes <= 170 * 1024,
+    target: '',
+    ok: null,
   });
 
   const RUNS = 5;

@@ -117,3 +117,23 @@ test('after one visit, public pages reload offline', async ({ page, context }) =
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await context.setOffline(false);
 });
+
+test('the app runs under its Content-Security-Policy without a violation', async ({ page }) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}`),
+    );
+  });
+  // The update check (zod parsing /version.json) runs after the page has loaded and settled.
+  const versionChecked = page.waitForResponse((response) => response.url().includes('/version.json'), {
+    timeout: 20_000,
+  });
+  await page.goto('/');
+  await versionChecked;
+  await page.waitForTimeout(500);
+  await page.getByTestId('shoes-card').click();
+  await expect(page.getByTestId('shoes-page')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+});

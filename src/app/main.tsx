@@ -2,7 +2,6 @@
 // then the update checks.
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { config as zodConfig } from 'zod/v4/core';
 import { Provider } from 'jotai';
 import '@ionic/react/css/core.css';
 import '@ionic/react/css/normalize.css';
@@ -14,9 +13,6 @@ import '../theme/variables.css';
 import { App } from './App';
 import { initI18n } from '../lib/i18n';
 import { store } from '../lib/store';
-
-// zod would probe for eval (to compile fast parsers), which the Content-Security-Policy forbids.
-zodConfig({ jitless: true });
 
 async function main() {
   await initI18n();

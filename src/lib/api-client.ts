@@ -2,10 +2,14 @@
 // bearer token; answers are unwrapped from the envelope and failures become ApiError with a
 // message in the seller's language (SPEC §7, §8).
 import type * as z from 'zod/v4/core';
-import { safeParse } from 'zod/v4/core';
+import { config as zodConfig, safeParse } from 'zod/v4/core';
 import { isSuccessCode, type FieldErrorShape as FieldError } from '../../contract/status';
 import { currentLocale, i18next } from './i18n';
 import { clearSessionAtom, sessionTokenAtom, store } from './store';
+
+// Every answer the page parses goes through here. zod would otherwise probe for eval (to compile
+// faster parsers), which the Content-Security-Policy forbids.
+zodConfig({ jitless: true });
 
 export const HTTP_TIMEOUT_MS = 10_000;
 
