@@ -41,5 +41,3 @@ export const errorEnvelopeSchema = z.object({
   errors: z.array(fieldErrorSchema).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
-
-export { isSuccessCode } from './status';

@@ -13,5 +13,3 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 }
-
-export const notFound = () => new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');

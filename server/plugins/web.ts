@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { isClientRoutePath } from '../../contract/routes';
 import { sendRouteNotFound } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -23,17 +24,10 @@ export function cacheControlFor(relativePath: string): string {
   return ONE_DAY;
 }
 
-export function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
-}
-
-/** A client route: a GET or HEAD for a path whose last segment is not a file name. */
+/** A navigation the app shell answers: a GET or HEAD for a client route. */
 function isClientRoute(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (isApiPath(request.url)) return false;
-  const pathname = request.url.split('?')[0] ?? '/';
-  const last = pathname.split('/').pop() ?? '';
-  return !last.includes('.');
+  return isClientRoutePath(request.url.split('?')[0] ?? '/');
 }
 
 /** sha256 sources of the inline scripts in index.html, for the Content-Security-Policy. */

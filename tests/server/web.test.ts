@@ -93,6 +93,12 @@ describe('the web app', () => {
     expect((await get('/manifest.webmanifest')).headers['content-type']).toContain('application/manifest+json');
   });
 
+  it('never answers a legal page address with the shell', async () => {
+    const res = await get('/legal/en/missing');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<div id="root">');
+  });
+
   it('serves static legal pages as files', async () => {
     const res = await get('/legal/en/terms.html');
     expect(res.statusCode).toBe(200);
