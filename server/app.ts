@@ -16,7 +16,12 @@ import { securityPlugin } from './plugins/security';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { docsPlugin } from './plugins/docs';
 import { hasWebBuild, inlineScriptHashes, webPlugin } from './plugins/web';
+import { authPlugin } from './plugins/auth';
+import { mailPlugin } from './plugins/mail';
 import { healthRoutes } from './routes/health';
+import { authRoutes } from './routes/v1/auth';
+import { feedbackRoutes } from './routes/v1/feedback';
+import { tokenRoutes } from './routes/v1/tokens';
 import pkg from '../package.json' with { type: 'json' };
 
 declare module 'fastify' {
@@ -63,8 +68,15 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(rateLimitPlugin, { db: database.db, disabled: config.rateLimitDisabled });
   await app.register(docsPlugin, { version: pkg.version, publicUrl: config.publicUrl });
 
+  // App services.
+  await app.register(authPlugin);
+  await app.register(mailPlugin);
+
   // Routes.
   await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });
+  await app.register(authRoutes, { prefix: '/api/v1/auth' });
+  await app.register(feedbackRoutes, { prefix: '/api/v1/feedback' });
+  await app.register(tokenRoutes, { prefix: '/api/v1/tokens' });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });
   else app.setNotFoundHandler(sendRouteNotFound);

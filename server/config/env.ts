@@ -28,6 +28,13 @@ const envSchema = z.object({
   TRUST_PROXY: booleanText.default(false),
   /** Turns the per-route request limits off (benchmarks on loopback only). */
   RATE_LIMIT_DISABLED: booleanText.default(false),
+  /** Signs access tokens. Unset: a key generated once and kept in the database for every node. */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Send mail through this SMTP server, e.g. smtps://user:pass@smtp.example.com:465 */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('SoleStudio <no-reply@solestudio.app>'),
+  /** Tokens credited once when a seller confirms the e-mail address. */
+  SIGN_UP_BONUS_TOKENS: z.coerce.number().int().min(0).max(1_000_000).default(50),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -45,6 +52,12 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
   rateLimitDisabled: boolean;
+  authSecret: string | undefined;
+  /** Where mail goes: an SMTP server, or .eml files in DATA_DIR/mail. */
+  smtpUrl: string | undefined;
+  mailDir: string;
+  mailFrom: string;
+  signUpBonusTokens: number;
 }
 
 export class ConfigError extends Error {
@@ -85,5 +98,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED,
+    authSecret: e.AUTH_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailDir: path.join(dataDir, 'mail'),
+    mailFrom: e.MAIL_FROM,
+    signUpBonusTokens: e.SIGN_UP_BONUS_TOKENS,
   };
 }

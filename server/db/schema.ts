@@ -1,6 +1,19 @@
 // The database schema (Drizzle). Migrations in ./migrations are generated from this file with
 // `npm run db:generate` and applied at start-up, on PGlite and on PostgreSQL alike.
-import { bigint, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Request counters of the rate limiter. Kept in the database so every API node behind a load
@@ -11,4 +24,140 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   count: integer('count').notNull(),
   /** Unix time in milliseconds when the current window began. */
   windowStartMs: bigint('window_start_ms', { mode: 'number' }).notNull(),
+});
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A seller's account. E-mail is stored lower-cased; usernames are unique ignoring case. */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    emailVerifiedAt: at('email_verified_at'),
+    /** How the seller heard of SoleStudio: `{ key, extra }` (SPEC §3). */
+    channel: jsonb('channel').$type<{ key: string; extra: string }>().notNull(),
+    phone: text('phone'),
+    contactPerson: text('contact_person'),
+    storeCount: integer('store_count'),
+    area: text('area'),
+    /** The language mail is written in: the one the seller registered in. */
+    locale: text('locale').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_username_key').on(sql`lower(${t.username})`),
+  ],
+);
+
+/** A signed-in device. The bearer token names one row; revoking the row ends the session. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rememberMe: boolean('remember_me').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+    lastUsedAt: at('last_used_at').notNull().defaultNow(),
+    userAgent: text('user_agent'),
+    ...timestamps,
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Links sent to confirm an e-mail address: only a hash of the token is kept. */
+export const emailVerifications = pgTable(
+  'email_verifications',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    ...timestamps,
+  },
+  (t) => [index('email_verifications_user_idx').on(t.userId)],
+);
+
+/** 6-digit password reset codes: hashed, single use, a short life and a few tries. */
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Set when the code was used for a reset, replaced by a newer code, or tried too often. */
+    voidedAt: at('voided_at'),
+    ...timestamps,
+  },
+  (t) => [index('password_reset_codes_user_idx').on(t.userId)],
+);
+
+export const LEDGER_TYPES = ['top_up', 'subscription', 'sign_up_bonus', 'content_generation', 'refund'] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+/**
+ * The token ledger: append-only, the truth about every balance. `reference` names what the
+ * entry is for (a user, a task, a payment event); one entry per type and reference.
+ */
+export const ledger = pgTable(
+  'ledger',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: LEDGER_TYPES }).notNull(),
+    amount: integer('amount').notNull(),
+    reference: text('reference').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('ledger_type_reference_key').on(t.type, t.reference),
+    index('ledger_user_idx').on(t.userId, t.createdAt),
+    check('ledger_type_known', sql.raw(`"type" IN (${LEDGER_TYPES.map((type) => `'${type}'`).join(', ')})`)),
+  ],
+);
+
+/** The balance the ledger adds up to, kept in the same transaction as every entry. */
+export const wallets = pgTable(
+  'wallets',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    totalTokens: integer('total_tokens').notNull().default(0),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('wallets_total_tokens_nonnegative', sql`${t.totalTokens} >= 0`)],
+);
+
+/** Messages from the feedback page; tied to the seller when signed in. */
+export const feedback = pgTable('feedback', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  content: text('content').notNull(),
+  locale: text('locale').notNull(),
+  ...timestamps,
+});
+
+/** Secrets the server generates once and every API node shares (the token signing key). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  ...timestamps,
 });

@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ErrorEnvelope, FieldError } from '../../contract/envelope';
 import type { Locale } from '../../contract/locales';
+import { ruleText } from '../../contract/rules';
 import { HttpError } from '../lib/errors';
 import { translate, type MessageKey } from '../lib/i18n';
 
@@ -33,7 +34,7 @@ function localiseIssue(item: ValidationItem, locale: Locale): string {
   } as unknown as z.core.$ZodRawIssue;
   const defaultEnglish = english.localeError(issue);
   const englishText = typeof defaultEnglish === 'string' ? defaultEnglish : defaultEnglish?.message;
-  if (item.message && item.message !== englishText) return item.message;
+  if (item.message && item.message !== englishText) return ruleText(locale, item.message);
   const localised = zodLocales[locale]().localeError(issue);
   return (typeof localised === 'string' ? localised : localised?.message) ?? item.message ?? '';
 }
@@ -75,6 +76,9 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     });
   }
   if (error instanceof HttpError) {
+    if (error.statusCode === 429 && typeof error.vars.seconds === 'number') {
+      reply.header('retry-after', String(error.vars.seconds));
+    }
     return send(reply, {
       code: error.statusCode,
       error: error.error,

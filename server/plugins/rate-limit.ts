@@ -14,28 +14,54 @@ type StoreCallback = (error: Error | null, result?: { current: number; ttl: numb
 const LONGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
+/** Counts one hit against `key` in a fixed window; returns the count so far and the time left. */
+export async function countHit(db: Database, key: string, windowMs: number) {
+  const now = Date.now();
+  const expired = sql`${rateLimitHits.windowStartMs} + ${windowMs} <= ${now}`;
+  const [row] = await db
+    .insert(rateLimitHits)
+    .values({ key, count: 1, windowStartMs: now })
+    .onConflictDoUpdate({
+      target: rateLimitHits.key,
+      set: {
+        count: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimitHits.count} + 1 END`,
+        windowStartMs: sql`CASE WHEN ${expired} THEN ${now} ELSE ${rateLimitHits.windowStartMs} END`,
+      },
+    })
+    .returning({ count: rateLimitHits.count, windowStartMs: rateLimitHits.windowStartMs });
+  if (!row) throw new Error('rate limit counter was not written');
+  return { count: row.count, ttlMs: row.windowStartMs + windowMs - now };
+}
+
+export interface Limit {
+  max: number;
+  windowMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts a hit against a named limit (for keys a route config cannot express, such as an
+     * e-mail in the body) and throws 429 once it is over.
+     */
+    limit(key: string, limit: Limit): Promise<void>;
+  }
+}
+
+function tooMany(ttlMs: number) {
+  return new HttpError(429, 'RATE_LIMITED', 'RATE_LIMITED', { seconds: Math.max(1, Math.ceil(ttlMs / 1000)) });
+}
+
 /** A @fastify/rate-limit store backed by the `rate_limit_hits` table. */
 export function databaseStore(db: Database) {
   return class DatabaseRateLimitStore {
     constructor(private readonly prefix = '') {}
 
     incr(key: string, callback: StoreCallback, timeWindow: number) {
-      const now = Date.now();
-      const expired = sql`${rateLimitHits.windowStartMs} + ${timeWindow} <= ${now}`;
-      db.insert(rateLimitHits)
-        .values({ key: this.prefix + key, count: 1, windowStartMs: now })
-        .onConflictDoUpdate({
-          target: rateLimitHits.key,
-          set: {
-            count: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimitHits.count} + 1 END`,
-            windowStartMs: sql`CASE WHEN ${expired} THEN ${now} ELSE ${rateLimitHits.windowStartMs} END`,
-          },
-        })
-        .returning({ count: rateLimitHits.count, windowStartMs: rateLimitHits.windowStartMs })
-        .then(([row]) => {
-          if (!row) throw new Error('rate limit counter was not written');
-          callback(null, { current: row.count, ttl: row.windowStartMs + timeWindow - now });
-        }, callback);
+      countHit(db, this.prefix + key, timeWindow).then(
+        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
+        callback,
+      );
     }
 
     read(key: string, callback: StoreCallback, timeWindow: number) {
@@ -66,13 +92,16 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
     const options: RateLimitPluginOptions = {
       global: false,
       store: databaseStore(db) as unknown as RateLimitPluginOptions['store'],
-      errorResponseBuilder: (_request, context) =>
-        new HttpError(context.statusCode, 'RATE_LIMITED', 'RATE_LIMITED', {
-          seconds: Math.max(1, Math.ceil(context.ttl / 1000)),
-        }),
+      errorResponseBuilder: (_request, context) => tooMany(context.ttl),
       ...(disabled ? { allowList: () => true } : {}),
     };
     await app.register(rateLimit, options);
+
+    app.decorate('limit', async (key: string, { max, windowMs }: Limit) => {
+      if (disabled) return;
+      const { count, ttlMs } = await countHit(db, `limit|${key}`, windowMs);
+      if (count > max) throw tooMany(ttlMs);
+    });
 
     const prune = setInterval(() => {
       db.delete(rateLimitHits)

@@ -1,0 +1,51 @@
+// Outgoing mail: through SMTP when SMTP_URL is set, otherwise written as .eml files to
+// DATA_DIR/mail with a log line, so a single machine works with nothing else installed.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** What a developer needs from the message (the link or the code), logged in file mode. */
+  logHint: string;
+}
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'file';
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(
+  options: { smtpUrl: string | undefined; mailDir: string; from: string },
+  log: FastifyBaseLogger,
+): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      kind: 'smtp',
+      async send({ to, subject, text, html }) {
+        await transport.sendMail({ from: options.from, to, subject, text, html });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'file',
+    async send({ to, subject, text, html, logHint }) {
+      const info = await transport.sendMail({ from: options.from, to, subject, text, html });
+      await fs.mkdir(options.mailDir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
+      const file = path.join(options.mailDir, name);
+      await fs.writeFile(file, info.message as Buffer);
+      log.info({ to, file }, `mail to ${to}: ${logHint}`);
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,38 @@
+// The mailer every route sends through (SMTP or .eml files, see mail/mailer.ts).
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createMailer, type MailMessage, type Mailer } from '../mail/mailer';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+    /**
+     * Sends without making the caller wait: a slow mail server must not slow a request down or
+     * reveal, by timing, whether an address has an account. Failures are logged.
+     */
+    sendMailLater(message: MailMessage): void;
+  }
+}
+
+export const mailPlugin = fp(
+  async (app: FastifyInstance) => {
+    const mailer = createMailer(
+      { smtpUrl: app.config.smtpUrl, mailDir: app.config.mailDir, from: app.config.mailFrom },
+      app.log,
+    );
+    const pending = new Set<Promise<void>>();
+    app.decorate('mailer', mailer);
+    app.decorate('sendMailLater', (message: MailMessage) => {
+      const sending = mailer
+        .send(message)
+        .catch((error: unknown) => app.log.error({ err: error, to: message.to }, 'sending mail failed'))
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+    });
+    app.addHook('onClose', async () => {
+      await Promise.allSettled([...pending]);
+      mailer.close();
+    });
+  },
+  { name: 'mail' },
+);
