@@ -145,6 +145,19 @@ export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const forgotRequestSchema = z.object({ email: emailRule });
 export const forgotVerifySchema = z.object({ email: emailRule, code: codeRule });
+/** Step 1 of the forgot-password dialog. */
+export const codeFormSchema = z.object({ code: codeRule });
+
+/** Step 2 of the forgot-password dialog: the new password twice. */
+export const newPasswordFormSchema = confirmed(
+  z.object({
+    new_password: passwordRule,
+    confirm_password: z.string(rule('required')).min(1, rule('required')),
+  }),
+  'new_password',
+  'confirm_password',
+);
+
 export const forgotResetSchema = confirmed(
   z.object({
     email: emailRule,

@@ -1,9 +1,9 @@
 import 'i18next';
-import type ru from './locales/ru';
+import type { Translation } from './locales/ru';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof ru };
+    resources: { translation: Translation };
   }
 }

@@ -1,15 +1,15 @@
 // The app shell: Ionic, the router with every route of SPEC §2, the two drawers, and the
-// dialogs that can open over any page.
-import { lazy, Suspense, type ComponentType } from 'react';
+// dialogs and toasts that can appear over any page.
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { IonApp, IonRouterOutlet, setupIonicReact } from '@ionic/react';
 import { IonReactRouter } from '@ionic/react-router';
 import { useAtomValue } from 'jotai';
 import { Route } from 'react-router-dom';
 import { ROUTES, type RouteDef } from '../config/paths';
 import { sessionTokenAtom } from '../lib/store';
+import { accountDialogAtom } from '../components/dialogs';
 import { NetworkBanner } from '../components/NetworkBanner';
-import { SignInSoonDialog } from '../components/SignInSoonDialog';
-import { AccountDrawer } from '../layouts/AccountDrawer';
+import { Toaster } from '../components/Toaster';
 import { PublicDrawer } from '../layouts/PublicDrawer';
 import LandingPage from '../features/landing/LandingPage';
 import { RequireAuth } from './RequireAuth';
@@ -18,16 +18,21 @@ setupIonicReact({ mode: 'md' });
 
 const ShoesPage = lazy(() => import('../features/shoes/ShoesPage'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage'));
+const FeedbackPage = lazy(() => import('../features/feedback/FeedbackPage'));
+const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('../features/not-found/NotFoundPage'));
 const UpdateDialog = lazy(() => import('../features/updates/UpdateDialog'));
-
+const AccountDialogs = lazy(() => import('../features/auth/AccountDialogs'));
+const AccountDrawer = lazy(() => import('../layouts/AccountDrawer'));
 
 /** Screens that are complete; every other route shows its honest coming-soon state. */
 const PAGES: Partial<Record<keyof typeof ROUTES, ComponentType>> = {
   landing: LandingPage,
   shoes: ShoesPage,
   contact_us: ContactPage,
+  feedback: FeedbackPage,
+  verify_email: VerifyEmailPage,
 };
 
 function element(route: RouteDef, name: keyof typeof ROUTES) {
@@ -38,8 +43,21 @@ function element(route: RouteDef, name: keyof typeof ROUTES) {
   return route.auth ? <RequireAuth>{page}</RequireAuth> : page;
 }
 
+// Session code (and the zod schemas it parses with) loads only when a session exists.
+const session = () => import('../account/session');
+const signOut = () => session().then((module) => module.signOut());
+
 export function App() {
   const signedIn = useAtomValue(sessionTokenAtom) !== null;
+  const dialog = useAtomValue(accountDialogAtom);
+
+  useEffect(() => {
+    // At start with a stored token the server confirms the session (SPEC §4).
+    if (signedIn) void session().then((module) => module.resumeSession());
+    // Only at start: a sign-in later begins its session itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   return (
     <IonApp>
       <IonReactRouter>
@@ -56,13 +74,24 @@ export function App() {
             }
           />
         </IonRouterOutlet>
-        {signedIn ? <AccountDrawer /> : <PublicDrawer />}
-        <SignInSoonDialog />
+        {signedIn ? (
+          <Suspense fallback={null}>
+            <AccountDrawer onSignOut={signOut} />
+          </Suspense>
+        ) : (
+          <PublicDrawer />
+        )}
+        {dialog ? (
+          <Suspense fallback={null}>
+            <AccountDialogs />
+          </Suspense>
+        ) : null}
         <Suspense fallback={null}>
           <UpdateDialog />
         </Suspense>
       </IonReactRouter>
       <NetworkBanner />
+      <Toaster />
     </IonApp>
   );
 }

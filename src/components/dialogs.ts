@@ -2,5 +2,8 @@
 // page can open one.
 import { atom } from 'jotai';
 
-export const signInDialogOpenAtom = atom(false);
+/** The account dialogs of SPEC §2; one is open at a time. */
+export type AccountDialog = 'login' | 'register' | 'forgot' | 'change-password' | 'user-info';
+
+export const accountDialogAtom = atom<AccountDialog | null>(null);
 export const drawerOpenAtom = atom(false);

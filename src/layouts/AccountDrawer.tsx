@@ -1,21 +1,25 @@
-// The signed-in drawer (SPEC §2 navigation): account destinations, language on phones, and
-// sign-out at the end.
+// The signed-in drawer (SPEC §2 navigation): who is signed in, their plan, balance and expiry,
+// recharge and subscription buttons, every account destination, and sign-out at the end.
+import '../lib/account-texts';
 import {
   chatbubbleEllipsesOutline,
   gridOutline,
   imagesOutline,
+  keyOutline,
   logOutOutline,
   mailOutline,
   receiptOutline,
   timeOutline,
   walletOutline,
 } from 'ionicons/icons';
-import { useSetAtom } from 'jotai';
+import { useEffect } from 'react';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { LanguageSelect } from '../components/LanguageSelect';
-import { clearSessionAtom } from '../lib/store';
+import { accountDialogAtom, drawerOpenAtom } from '../components/dialogs';
+import { balanceAtom, userAtom } from '../lib/store';
 import { Drawer, DrawerButton, DrawerLink } from './Drawer';
 
 const LINKS = [
@@ -24,28 +28,75 @@ const LINKS = [
   { to: paths.material, icon: imagesOutline, label: 'nav.materialHistory' },
   { to: paths.subscription_manage, icon: receiptOutline, label: 'nav.subscriptionManage' },
   { to: paths.consumption_history, icon: walletOutline, label: 'nav.consumptionHistory' },
-  { to: paths.feedback, icon: chatbubbleEllipsesOutline, label: 'nav.feedback' },
-  { to: paths.contact_us, icon: mailOutline, label: 'nav.contactUs' },
 ] as const;
 
-export function AccountDrawer() {
+function Wallet() {
+  const { t } = useTranslation();
+  const user = useAtomValue(userAtom);
+  const balance = useAtomValue(balanceAtom);
+  const setOpen = useSetAtom(drawerOpenAtom);
+  const closeDrawer = () => setOpen(false);
+  useEffect(() => {
+    // The drawer shows the balance as the server has it now (loaded on demand, off the start-up path).
+    void import('../account/session').then((session) => session.refreshBalance()).catch(() => {});
+  }, []);
+  return (
+    <section className="drawer__account" aria-label={t('nav.account')} data-testid="drawer-account">
+      <p className="drawer__username" data-testid="drawer-username">
+        {user?.username}
+      </p>
+      <dl className="drawer__facts">
+        <div>
+          <dt>{t('wallet.plan')}</dt>
+          {/* Subscriptions arrive with billing; until a seller has one, say so rather than invent one. */}
+          <dd data-testid="drawer-plan">{t('wallet.noPlan')}</dd>
+        </div>
+        <div>
+          <dt>{t('wallet.balance')}</dt>
+          <dd data-testid="drawer-balance">
+            {balance === null ? t('wallet.unknown') : t('wallet.tokens', { count: balance })}
+          </dd>
+        </div>
+      </dl>
+      <div className="drawer__actions">
+        <Link className="drawer__action drawer__action--primary" to={paths.recharge} onClick={closeDrawer}>
+          {t('wallet.recharge')}
+        </Link>
+        <Link className="drawer__action" to={paths.subscription} onClick={closeDrawer}>
+          {t('wallet.subscribe')}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export default function AccountDrawer({ onSignOut }: { onSignOut: () => Promise<void> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const signOut = useSetAtom(clearSessionAtom);
+  const openDialog = useSetAtom(accountDialogAtom);
   return (
     <Drawer title={t('nav.account')}>
+      <Wallet />
       {LINKS.map((link) => (
         <DrawerLink key={link.to} to={link.to} icon={link.icon} label={t(link.label)} />
       ))}
       <div className="ion-hide-md-up">
         <LanguageSelect variant="menu" />
       </div>
+      <DrawerLink to={paths.feedback} icon={chatbubbleEllipsesOutline} label={t('nav.feedback')} />
+      <DrawerButton
+        icon={keyOutline}
+        label={t('nav.changePassword')}
+        onClick={() => openDialog('change-password')}
+        testId="menu-change-password"
+      />
+      <DrawerLink to={paths.contact_us} icon={mailOutline} label={t('nav.contactUs')} />
       <DrawerButton
         icon={logOutOutline}
         label={t('nav.logout')}
+        testId="menu-logout"
         onClick={() => {
-          signOut();
-          navigate(paths.landing, { replace: true });
+          void onSignOut().then(() => navigate(paths.landing, { replace: true }));
         }}
       />
     </Drawer>

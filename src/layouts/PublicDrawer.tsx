@@ -3,20 +3,20 @@ import { logInOutline, personAddOutline } from 'ionicons/icons';
 import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../components/LanguageSelect';
-import { signInDialogOpenAtom } from '../components/dialogs';
+import { accountDialogAtom } from '../components/dialogs';
 import { Drawer, DrawerButton } from './Drawer';
 
 export function PublicDrawer() {
   const { t } = useTranslation();
-  const openSignIn = useSetAtom(signInDialogOpenAtom);
+  const openDialog = useSetAtom(accountDialogAtom);
   return (
     <Drawer title={t('app.name')}>
       <LanguageSelect variant="menu" />
-      <DrawerButton icon={logInOutline} label={t('nav.login')} onClick={() => openSignIn(true)} testId="menu-login" />
+      <DrawerButton icon={logInOutline} label={t('nav.login')} onClick={() => openDialog('login')} testId="menu-login" />
       <DrawerButton
         icon={personAddOutline}
         label={t('nav.register')}
-        onClick={() => openSignIn(true)}
+        onClick={() => openDialog('register')}
         testId="menu-register"
       />
     </Drawer>

@@ -7,13 +7,13 @@ import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { SiteFooter } from '../components/SiteFooter';
-import { signInDialogOpenAtom } from '../components/dialogs';
+import { accountDialogAtom } from '../components/dialogs';
 import { AppPage } from './AppPage';
 import { MenuButton } from './MenuButton';
 
 export function PublicLayout({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const { t } = useTranslation();
-  const openSignIn = useSetAtom(signInDialogOpenAtom);
+  const openDialog = useSetAtom(accountDialogAtom);
   return (
     <AppPage
       title={title}
@@ -23,7 +23,7 @@ export function PublicLayout({ title, children, testId }: { title: string; child
         <>
           <div className="ion-hide-md-down toolbar-inline">
             <LanguageSelect />
-            <IonButton fill="solid" color="primary" onClick={() => openSignIn(true)} data-testid="login-button">
+            <IonButton fill="solid" color="primary" onClick={() => openDialog('login')} data-testid="login-button">
               {t('nav.login')}
             </IonButton>
           </div>

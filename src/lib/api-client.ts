@@ -21,6 +21,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fieldErrors: FieldError[] = [],
+    /** From Retry-After on a 429: seconds until the server accepts the call again. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -96,6 +98,7 @@ export async function apiRequest<S extends z.$ZodType>(
       typeof envelope.error === 'string' ? envelope.error : `HTTP_${response.status}`,
       message,
       Array.isArray(envelope.errors) ? (envelope.errors as FieldError[]) : [],
+      Number(response.headers.get('retry-after')) || undefined,
     );
   }
 

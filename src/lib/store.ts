@@ -1,17 +1,24 @@
 // The one jotai store: React reads it through <Provider store>, and code outside React (the
-// api client, the update controller) reads and writes the same atoms through it.
+// api client, the update controller, the session module) reads and writes the same atoms.
 import { atom, createStore } from 'jotai';
-import { clearStoredSession, readStoredToken } from './session';
+import { clearStoredSession, readStoredToken, readStoredUser, type StoredUser } from './session';
 import { saveTheme, storedTheme, type Theme } from './theme';
 
 export const store = createStore();
 
 export const sessionTokenAtom = atom<string | null>(readStoredToken());
+export const userAtom = atom<StoredUser | null>(readStoredUser());
+/** The token balance from the server; null until it has been read. */
+export const balanceAtom = atom<number | null>(null);
 
-/** Signs out locally: forgets the stored token and user. */
+/** Signs out locally: forgets the stored token and user here and in IndexedDB. */
 export const clearSessionAtom = atom(null, (_get, set) => {
   clearStoredSession();
   set(sessionTokenAtom, null);
+  set(userAtom, null);
+  set(balanceAtom, null);
+  // Loaded on demand: IndexedDB code has no place on the landing page's critical path.
+  void import('./db').then(({ clearSessionRecord }) => clearSessionRecord()).catch(() => {});
 });
 
 const themeBaseAtom = atom<Theme>(storedTheme());

@@ -1,4 +1,7 @@
 // Russian: the default and fallback language, and the type source for every translation key.
+// The account screens' texts live in ru-account.ts and load with those screens.
+import type ruAccount from './ru-account';
+
 const ru = {
   app: {
     name: 'SoleStudio',
@@ -154,9 +157,6 @@ const ru = {
     title: 'Скоро здесь',
     body: 'Раздел «{{name}}» появится в ближайшем обновлении. Остальные разделы уже работают.',
     back: 'На главную',
-    signInTitle: 'Вход появится в ближайшем обновлении',
-    signInBody: 'Регистрация и вход в SoleStudio станут доступны совсем скоро. Пока вы можете посмотреть, что SoleStudio делает для продавцов обуви.',
-    close: 'Закрыть',
   },
   notFound: {
     title: 'Такой страницы нет',
@@ -185,7 +185,8 @@ const ru = {
 };
 
 export default ru;
-export type Translation = typeof ru;
+/** Every key: the core texts above and those loaded with the account screens. */
+export type Translation = typeof ru & typeof ruAccount;
 
 /** The same shape as the Russian file, every leaf a string. */
 export type TranslationShape<T = Translation> = {

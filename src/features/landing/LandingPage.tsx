@@ -2,21 +2,23 @@
 // to /shoes, the trends card (not a link) and sample comments from sellers.
 import { IonButton } from '@ionic/react';
 import { arrowForward, starSharp, trendingUpOutline } from 'ionicons/icons';
-import { useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { PublicLayout } from '../../layouts/PublicLayout';
 import { Icon } from '../../components/Icon';
 import { ShoeGlyph } from '../../components/ShoeGlyph';
-import { signInDialogOpenAtom } from '../../components/dialogs';
+import { accountDialogAtom } from '../../components/dialogs';
+import { sessionTokenAtom } from '../../lib/store';
 import './landing.css';
 
 const COMMENTS = ['c1', 'c2', 'c3'] as const;
 
 export default function LandingPage() {
   const { t } = useTranslation();
-  const openSignIn = useSetAtom(signInDialogOpenAtom);
+  const openDialog = useSetAtom(accountDialogAtom);
+  const signedIn = useAtomValue(sessionTokenAtom) !== null;
   return (
     <PublicLayout title="" testId="landing-page">
       <section className="hero" aria-labelledby="hero-title">
@@ -27,7 +29,11 @@ export default function LandingPage() {
             <strong>{t('landing.users')}</strong> <span>{t('landing.usersNote')}</span>
           </p>
           <div className="hero__actions">
-            <IonButton size="large" onClick={() => openSignIn(true)}>
+            <IonButton
+              size="large"
+              data-testid="start-button"
+              {...(signedIn ? { routerLink: paths.home } : { onClick: () => openDialog('register') })}
+            >
               {t('landing.start')}
             </IonButton>
           </div>

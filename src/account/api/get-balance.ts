@@ -1,0 +1,9 @@
+import { balanceSchema } from '../../../contract/auth';
+import { okEnvelope } from '../../../contract/envelope';
+import { apiRequest } from '../../lib/api-client';
+
+const schema = okEnvelope(balanceSchema);
+
+export async function getBalance() {
+  return (await apiRequest('/api/v1/tokens/balance', { schema })).data.total_tokens;
+}

@@ -1,0 +1,72 @@
+// The signed-in session's life: beginning it after sign-in, checking it when the app starts,
+// the one-time initialisation, the balance, and signing out.
+import type { AccessToken, User } from '../../contract/auth';
+import { storeSession, updateStoredSession, type StoredUser } from '../lib/session';
+import { balanceAtom, clearSessionAtom, sessionTokenAtom, store, userAtom } from '../lib/store';
+import { getBalance } from './api/get-balance';
+import { logout } from './api/logout';
+import { refreshSession } from './api/session-refresh';
+
+let initialised = false;
+
+function stored(user: User): StoredUser {
+  return { id: user.id, username: user.username, email: user.email };
+}
+
+async function rememberForServiceWorker(token: string, userId: string) {
+  try {
+    const { writeSessionRecord } = await import('../lib/db');
+    await writeSessionRecord(token, userId);
+  } catch (error) {
+    // Without IndexedDB the page still works; only replay by the service worker is lost.
+    console.warn('The session could not be stored for background uploads', error);
+  }
+}
+
+/** Reads the balance into the store (the drawer and the wallet-refresh event use it). */
+export async function refreshBalance(): Promise<void> {
+  store.set(balanceAtom, await getBalance());
+}
+
+/** Runs once per sign-in; a failure is ignored (SPEC §2). */
+function initialiseOnce(): void {
+  if (initialised) return;
+  initialised = true;
+  refreshBalance().catch(() => {});
+}
+
+/** After a successful sign-in: keeps the token where remember-me says and starts the session. */
+export async function beginSession(token: AccessToken, user: User): Promise<void> {
+  storeSession(token.access_token, stored(user), token.remember_me);
+  store.set(userAtom, stored(user));
+  store.set(sessionTokenAtom, token.access_token);
+  await rememberForServiceWorker(token.access_token, user.id);
+  initialised = false;
+  initialiseOnce();
+}
+
+/** When the app starts with a stored token: the server confirms and extends the session. */
+export async function resumeSession(): Promise<void> {
+  if (!store.get(sessionTokenAtom)) return;
+  try {
+    const session = await refreshSession();
+    updateStoredSession(session.access_token, stored(session.user));
+    store.set(userAtom, stored(session.user));
+    store.set(sessionTokenAtom, session.access_token);
+    await rememberForServiceWorker(session.access_token, session.user.id);
+  } catch {
+    // A 401 has already signed the seller out; offline, the stored session stays until the server says.
+  }
+  if (store.get(sessionTokenAtom)) initialiseOnce();
+}
+
+/** Ends the session on the server (when reachable) and here. */
+export async function signOut(): Promise<void> {
+  try {
+    await logout();
+  } catch {
+    // Offline or already ended: the token is forgotten here either way.
+  }
+  store.set(clearSessionAtom);
+  initialised = false;
+}

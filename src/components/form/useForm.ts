@@ -1,0 +1,66 @@
+// Form state checked against a contract schema (SPEC §5): every rule's message in the seller's
+// language, shown once a field has been left or the form submitted; server field errors join in.
+import { useState } from 'react';
+import type { z } from 'zod';
+import { ruleText } from '../../../contract/rules';
+import type { FieldErrorShape } from '../../../contract/status';
+import { currentLocale } from '../../lib/i18n';
+
+type Values = Record<string, string | boolean>;
+
+export interface Form<V extends Values, O> {
+  values: V;
+  /** The message to show under a field, if any. */
+  error(name: keyof V & string): string | undefined;
+  set<K extends keyof V & string>(name: K, value: V[K]): void;
+  touch(name: keyof V & string): void;
+  /** Checks everything; returns the parsed values, or null after marking every field. */
+  validate(): O | null;
+  setServerErrors(errors: FieldErrorShape[]): void;
+  reset(values?: Partial<V>): void;
+}
+
+function problems(schema: z.ZodType, values: Values): Map<string, string> {
+  const result = schema.safeParse(values);
+  const found = new Map<string, string>();
+  if (result.success) return found;
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (!found.has(field)) found.set(field, ruleText(currentLocale(), issue.message));
+  }
+  return found;
+}
+
+export function useForm<S extends z.ZodType, V extends Values>(schema: S, initial: V): Form<V, z.output<S>> {
+  const [values, setValues] = useState<V>(initial);
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [server, setServer] = useState<Map<string, string>>(new Map());
+  const found = problems(schema, values);
+
+  return {
+    values,
+    error: (name) => server.get(name) ?? (touched.has(name) ? found.get(name) : undefined),
+    set: (name, value) => {
+      setValues((current) => ({ ...current, [name]: value }));
+      setServer((current) => {
+        if (!current.has(name)) return current;
+        const next = new Map(current);
+        next.delete(name);
+        return next;
+      });
+    },
+    touch: (name) => setTouched((current) => (current.has(name) ? current : new Set(current).add(name))),
+    validate: () => {
+      const result = schema.safeParse(values);
+      if (result.success) return result.data;
+      setTouched(new Set([...Object.keys(values), ...found.keys()]));
+      return null;
+    },
+    setServerErrors: (errors) => setServer(new Map(errors.map((e) => [e.field.split('.')[0] ?? e.field, e.message]))),
+    reset: (next) => {
+      setValues((current) => ({ ...current, ...next }));
+      setTouched(new Set());
+      setServer(new Map());
+    },
+  };
+}
