@@ -59,6 +59,8 @@ export default defineConfig({
       STATIC_DIR: 'dist',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: baseURL,
+      // Every journey signs up from 127.0.0.1; the limits themselves are covered by server tests.
+      RATE_LIMIT_DISABLED: 'true',
     },
   },
 });

@@ -44,14 +44,25 @@ export const identifierRule = required(rule('identifier_required')).superRefine(
 
 export const codeRule = z.string(rule('code')).trim().regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), rule('code'));
 
-/** Adds "Passwords do not match." on the confirmation field. */
+/**
+ * Adds "Passwords do not match." on the confirmation field; checked even while other fields
+ * still have problems, so the form shows every mistake at once.
+ */
 function confirmed<T extends z.ZodObject>(schema: T, password: string, confirmation: string) {
-  return schema.superRefine((value, ctx) => {
-    const record = value as Record<string, unknown>;
-    if (record[password] !== record[confirmation]) {
-      ctx.addIssue({ code: 'custom', path: [confirmation], message: rule('password_mismatch') });
-    }
-  });
+  return schema.refine(
+    (value) => {
+      const record = value as Record<string, unknown>;
+      return record[password] === record[confirmation];
+    },
+    {
+      path: [confirmation],
+      message: rule('password_mismatch'),
+      when: ({ value }) => {
+        const record = (value ?? {}) as Record<string, unknown>;
+        return typeof record[password] === 'string' && typeof record[confirmation] === 'string' && record[confirmation] !== '';
+      },
+    },
+  );
 }
 
 // Registration channel (SPEC §3, §9): sent as JSON text with key and extra.
@@ -118,10 +129,13 @@ export const registerFormSchema = confirmed(
   }),
   'password',
   'password_confirm',
-).superRefine((value, ctx) => {
-  if (CHANNELS_WITH_TEXT.includes(value.channel_key) && !value.channel_extra) {
-    ctx.addIssue({ code: 'custom', path: ['channel_extra'], message: rule('channel_extra') });
-  }
+).refine((value) => !CHANNELS_WITH_TEXT.includes(value.channel_key) || value.channel_extra.trim() !== '', {
+  path: ['channel_extra'],
+  message: rule('channel_extra'),
+  when: ({ value }) => {
+    const record = (value ?? {}) as Record<string, unknown>;
+    return typeof record.channel_key === 'string' && typeof record.channel_extra === 'string';
+  },
 });
 export type RegisterForm = z.output<typeof registerFormSchema>;
 

@@ -68,17 +68,6 @@ test('a visitor on a login-required route lands on the landing page', async ({ p
   }
 });
 
-test('sign-in says honestly that it is not open yet', async ({ page }) => {
-  await page.goto('/');
-  await openDrawer(page);
-  await page.getByTestId('menu-login').click();
-  const dialog = page.getByTestId('sign-in-soon');
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('heading')).toHaveText('Вход появится в ближайшем обновлении');
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
-});
-
 test('contact us and an unknown address', async ({ page }) => {
   await page.goto('/contact_us');
   await expect(page.getByTestId('contact-page').getByRole('link', { name: 'support@solestudio.app' })).toHaveAttribute(

@@ -1,7 +1,8 @@
 import { expect, type Page } from '@playwright/test';
 
 /** The Ionic page on screen (the router keeps visited pages mounted but hidden). */
-export const activePage = (page: Page) => page.locator('.ion-page:not(.ion-page-hidden)').last();
+export const activePage = (page: Page) =>
+  page.locator('.ion-page:not(.ion-page-hidden)').filter({ visible: true }).last();
 
 /** Waits until the service worker controls the page, with the app shell precached. */
 export async function waitForServiceWorker(page: Page) {

@@ -31,7 +31,6 @@ export function Field<V extends Values>({ form, name, label, hint, type = 'text'
           type={isPassword && reveal ? 'text' : type}
           value={String(form.values[name] ?? '')}
           onChange={(event) => form.set(name, event.target.value as V[typeof name])}
-          onBlur={() => form.touch(name)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
           {...input}

@@ -1,5 +1,7 @@
 // Form state checked against a contract schema (SPEC §5): every rule's message in the seller's
-// language, shown once a field has been left or the form submitted; server field errors join in.
+// language. Messages appear when the seller first submits and then follow each keystroke (never
+// on leaving a field, which would move the button under a finger mid-tap); server field errors
+// join in.
 import { useState } from 'react';
 import type { z } from 'zod';
 import { ruleText } from '../../../contract/rules';
@@ -13,7 +15,6 @@ export interface Form<V extends Values, O> {
   /** The message to show under a field, if any. */
   error(name: keyof V & string): string | undefined;
   set<K extends keyof V & string>(name: K, value: V[K]): void;
-  touch(name: keyof V & string): void;
   /** Checks everything; returns the parsed values, or null after marking every field. */
   validate(): O | null;
   setServerErrors(errors: FieldErrorShape[]): void;
@@ -33,13 +34,13 @@ function problems(schema: z.ZodType, values: Values): Map<string, string> {
 
 export function useForm<S extends z.ZodType, V extends Values>(schema: S, initial: V): Form<V, z.output<S>> {
   const [values, setValues] = useState<V>(initial);
-  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<Map<string, string>>(new Map());
   const found = problems(schema, values);
 
   return {
     values,
-    error: (name) => server.get(name) ?? (touched.has(name) ? found.get(name) : undefined),
+    error: (name) => server.get(name) ?? (submitted ? found.get(name) : undefined),
     set: (name, value) => {
       setValues((current) => ({ ...current, [name]: value }));
       setServer((current) => {
@@ -49,17 +50,16 @@ export function useForm<S extends z.ZodType, V extends Values>(schema: S, initia
         return next;
       });
     },
-    touch: (name) => setTouched((current) => (current.has(name) ? current : new Set(current).add(name))),
     validate: () => {
       const result = schema.safeParse(values);
       if (result.success) return result.data;
-      setTouched(new Set([...Object.keys(values), ...found.keys()]));
+      setSubmitted(true);
       return null;
     },
     setServerErrors: (errors) => setServer(new Map(errors.map((e) => [e.field.split('.')[0] ?? e.field, e.message]))),
     reset: (next) => {
       setValues((current) => ({ ...current, ...next }));
-      setTouched(new Set());
+      setSubmitted(false);
       setServer(new Map());
     },
   };

@@ -71,7 +71,6 @@ export function RegisterDialog() {
               id={channelId}
               value={channel}
               onChange={(event) => form.set('channel_key', event.target.value)}
-              onBlur={() => form.touch('channel_key')}
               aria-invalid={channelError ? true : undefined}
               aria-describedby={channelError ? `${channelId}-error` : undefined}
             >

@@ -60,7 +60,6 @@ export default function FeedbackPage() {
               value={content}
               maxLength={FEEDBACK_MAX}
               onChange={(event) => form.set('content', event.target.value)}
-              onBlur={() => form.touch('content')}
               aria-invalid={error ? true : undefined}
               aria-describedby={`${id}-help`}
             />
