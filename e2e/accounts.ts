@@ -1,10 +1,9 @@
 // Helpers for account journeys: unique sellers, the server's mail outbox (DATA_DIR/mail), and
 // a verified account made through the real API.
-import fs from 'node:fs';
-import path from 'node:path';
 import crypto from 'node:crypto';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { readMessage, linkIn, type ReadMessage } from '../tests/support/mime';
+import { linkIn, type ReadMessage } from '../tests/support/mime';
+import { waitForMail } from '../tests/support/outbox';
 import { activePage, openDrawer } from './support';
 
 export const PASSWORD = 'Shoes4ever!';
@@ -14,30 +13,9 @@ export function uniqueSeller(prefix: string) {
   return { username, email: `${username}@shop.example`, password: PASSWORD };
 }
 
-const mailDir = () => path.join(process.env.E2E_DATA_DIR!, 'mail');
-
 /** The newest message to `to` that the server wrote to its outbox, waiting for it to arrive. */
-export async function mailTo(to: string, after = 0): Promise<ReadMessage> {
-  let found: ReadMessage | undefined;
-  await expect
-    .poll(
-      () => {
-        const dir = mailDir();
-        if (!fs.existsSync(dir)) return false;
-        const messages = fs
-          .readdirSync(dir)
-          .map((name) => ({ name, at: fs.statSync(path.join(dir, name)).mtimeMs }))
-          .filter((file) => file.at > after)
-          .sort((a, b) => b.at - a.at)
-          .map((file) => readMessage(fs.readFileSync(path.join(dir, file.name), 'utf8')))
-          .filter((message) => message.to.includes(to));
-        found = messages[0];
-        return found !== undefined;
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return found!;
+export function mailTo(to: string, after = 0): Promise<ReadMessage> {
+  return waitForMail(process.env.E2E_DATA_DIR!, to, { after });
 }
 
 /** Registers and verifies a seller through the API, as if they had done it on another device. */

@@ -1,10 +1,9 @@
 // Accounts under load: the cost of one password hash, and sign-in latency with 20 sellers
 // signing in at once over loopback (the rate limiter off, as on a bench it would only say 429).
-import fs from 'node:fs';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { hashPassword } from '../../server/account/passwords';
-import { linkIn, readMessage } from '../../tests/support/mime';
+import { linkIn } from '../../tests/support/mime';
+import { waitForMail } from '../../tests/support/outbox';
 
 export async function hashTimings(runs = 20): Promise<number[]> {
   await hashPassword('warm-up-1!');
@@ -29,12 +28,7 @@ async function verifiedSeller(url: string, dataDir: string) {
     }),
   });
   if (registered.status !== 201) throw new Error(`registration failed: ${await registered.text()}`);
-  const mailDir = path.join(dataDir, 'mail');
-  for (let i = 0; i < 100 && !(fs.existsSync(mailDir) && fs.readdirSync(mailDir).length); i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const [file] = fs.readdirSync(mailDir);
-  const link = new URL(linkIn(readMessage(fs.readFileSync(path.join(mailDir, file!), 'utf8'))));
+  const link = new URL(linkIn(await waitForMail(dataDir, seller.email)));
   const verified = await fetch(`${url}/api/v1/auth/verify-email${link.search}`);
   if (!verified.ok) throw new Error('verification failed');
   return seller;

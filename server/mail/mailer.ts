@@ -43,7 +43,9 @@ export function createMailer(
       await fs.mkdir(options.mailDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
       const file = path.join(options.mailDir, name);
-      await fs.writeFile(file, info.message as Buffer);
+      // Written beside and renamed, so a reader never sees half a message.
+      await fs.writeFile(`${file}.part`, info.message as Buffer);
+      await fs.rename(`${file}.part`, file);
       log.info({ to, file }, `mail to ${to}: ${logHint}`);
     },
     close: () => transport.close(),

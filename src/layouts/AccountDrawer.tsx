@@ -57,6 +57,10 @@ function Wallet() {
             {balance === null ? t('wallet.unknown') : t('wallet.tokens', { count: balance })}
           </dd>
         </div>
+        <div>
+          <dt>{t('wallet.expires')}</dt>
+          <dd data-testid="drawer-expiry">{t('wallet.noExpiry')}</dd>
+        </div>
       </dl>
       <div className="drawer__actions">
         <Link className="drawer__action drawer__action--primary" to={paths.recharge} onClick={closeDrawer}>

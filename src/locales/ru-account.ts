@@ -133,6 +133,7 @@ const ruAccount = {
     tokens_other: '{{count}} токена',
     unknown: 'нет данных',
     expires: 'Действует до',
+    noExpiry: '—, нет подписки',
     recharge: 'Пополнить',
     subscribe: 'Оформить подписку',
     upgrade: 'Повысить тариф',

@@ -10,7 +10,8 @@ import type { InjectOptions } from 'fastify';
 import { feedback, ledger, passwordResetCodes, rateLimitHits, sessions, users, wallets } from '../../server/db/schema';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { startMailbox, type Mailbox } from '../support/mailbox';
-import { codeIn, linkIn, readMessage } from '../support/mime';
+import { codeIn, linkIn } from '../support/mime';
+import { waitForMail } from '../support/outbox';
 
 let t: TestApp;
 let mail: Mailbox;
@@ -541,9 +542,8 @@ describe('mail without an SMTP server', () => {
       payload: registration('pavel'),
     });
     expect(res.statusCode).toBe(201);
-    const dir = path.join(local.dataDir, 'mail');
-    await expect.poll(() => (fs.existsSync(dir) ? fs.readdirSync(dir).length : 0)).toBe(1);
-    const message = readMessage(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]!), 'utf8'));
+    const message = await waitForMail(local.dataDir, 'pavel@shop.example');
+    expect(fs.readdirSync(path.join(local.dataDir, 'mail')).filter((name) => name.endsWith('.eml'))).toHaveLength(1);
     expect(message.subject).toBe('确认您的 SoleStudio 邮箱');
     const link = new URL(linkIn(message));
     expect(link.origin).toBe('http://localhost:8080');
