@@ -304,7 +304,7 @@ const en: TranslationShape = {
     tokens_other: '{{count}} tokens',
     unknown: 'not available',
     expires: 'Valid until',
-    noExpiry: '—, no subscription',
+    noExpiry: 'none',
     recharge: 'Top up',
     subscribe: 'Subscribe',
     upgrade: 'Upgrade plan',

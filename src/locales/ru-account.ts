@@ -133,7 +133,7 @@ const ruAccount = {
     tokens_other: '{{count}} токена',
     unknown: 'нет данных',
     expires: 'Действует до',
-    noExpiry: '—, нет подписки',
+    noExpiry: 'нет',
     recharge: 'Пополнить',
     subscribe: 'Оформить подписку',
     upgrade: 'Повысить тариф',

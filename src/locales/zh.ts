@@ -304,7 +304,7 @@ const zh: TranslationShape = {
     tokens_other: '{{count}} 个代币',
     unknown: '暂无数据',
     expires: '有效期至',
-    noExpiry: '—（未订阅）',
+    noExpiry: '无',
     recharge: '充值',
     subscribe: '订阅',
     upgrade: '升级套餐',
