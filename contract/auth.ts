@@ -100,12 +100,17 @@ export const channelTextRule = z
 const optionalText = (max: number) =>
   z.string().trim().max(max, rule('too_long', { max })).optional();
 
+/** What the registration form and the register call share. */
+const accountFields = {
+  email: emailRule,
+  username: usernameRule,
+  password: passwordRule,
+  password_confirm: z.string(rule('required')).min(1, rule('required')),
+};
+
 export const registerRequestSchema = confirmed(
   z.object({
-    username: usernameRule,
-    email: emailRule,
-    password: passwordRule,
-    password_confirm: z.string(rule('required')).min(1, rule('required')),
+    ...accountFields,
     channel: channelTextRule,
     phone: optionalText(32),
     contact_person: optionalText(60),
@@ -120,10 +125,7 @@ export type RegisterRequest = z.input<typeof registerRequestSchema>;
 /** The registration form: the channel as a choice plus free text, sent as JSON text. */
 export const registerFormSchema = confirmed(
   z.object({
-    email: emailRule,
-    username: usernameRule,
-    password: passwordRule,
-    password_confirm: z.string(rule('required')).min(1, rule('required')),
+    ...accountFields,
     channel_key: z.enum(CHANNELS, rule('channel')),
     channel_extra: z.string().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })),
   }),

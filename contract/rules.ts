@@ -2,6 +2,7 @@
 // `rule:<name>`; the page and the server both turn that into the seller's language here, so a
 // rule and its words are written once.
 import { DEFAULT_LOCALE, type Locale } from './locales';
+import { fillTemplate } from './template';
 
 const ru = {
   required: 'Заполните это поле.',
@@ -75,6 +76,5 @@ export function ruleText(locale: Locale, message: string): string {
   const [key = '', ...params] = message.slice(PREFIX.length).split(';');
   const template = catalogue[locale][key as RuleKey] ?? catalogue[DEFAULT_LOCALE][key as RuleKey];
   if (!template) return message;
-  const vars = Object.fromEntries(params.map((p) => p.split('=') as [string, string]));
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match);
+  return fillTemplate(template, Object.fromEntries(params.map((p) => p.split('=') as [string, string])));
 }

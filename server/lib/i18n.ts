@@ -1,5 +1,6 @@
 // Texts the server sends to people (error messages), in each supported language.
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales';
+import { fillTemplate } from '../../contract/template';
 
 const ru = {
   BAD_REQUEST: 'Некорректный запрос.',
@@ -106,8 +107,5 @@ export function translate(
   key: MessageKey,
   vars: Record<string, string | number> = {},
 ): string {
-  const template = catalogue[locale][key] ?? catalogue[DEFAULT_LOCALE][key];
-  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
-    name in vars ? String(vars[name]) : match,
-  );
+  return fillTemplate(catalogue[locale][key] ?? catalogue[DEFAULT_LOCALE][key], vars);
 }
