@@ -12,6 +12,7 @@ import { NetworkBanner } from '../components/NetworkBanner';
 import { Toaster } from '../components/Toaster';
 import { PublicDrawer } from '../layouts/PublicDrawer';
 import LandingPage from '../features/landing/LandingPage';
+import { updateOfferAtom } from '../features/updates/update-offer';
 import { RequireAuth } from './RequireAuth';
 
 setupIonicReact({ mode: 'md' });
@@ -50,6 +51,7 @@ const signOut = () => session().then((module) => module.signOut());
 export function App() {
   const signedIn = useAtomValue(sessionTokenAtom) !== null;
   const dialog = useAtomValue(accountDialogAtom);
+  const updateOffer = useAtomValue(updateOfferAtom);
 
   useEffect(() => {
     // At start with a stored token the server confirms the session (SPEC §4).
@@ -86,9 +88,11 @@ export function App() {
             <AccountDialogs />
           </Suspense>
         ) : null}
-        <Suspense fallback={null}>
-          <UpdateDialog />
-        </Suspense>
+        {updateOffer ? (
+          <Suspense fallback={null}>
+            <UpdateDialog />
+          </Suspense>
+        ) : null}
       </IonReactRouter>
       <NetworkBanner />
       <Toaster />

@@ -157,6 +157,30 @@ describe('OpenAPI', () => {
     ]);
   });
 
+  it('describes every account call with its request body', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const [method, path] of [
+      ['post', '/api/v1/auth/register'],
+      ['post', '/api/v1/auth/login/custom'],
+      ['get', '/api/v1/auth/me'],
+      ['post', '/api/v1/auth/logout'],
+      ['post', '/api/v1/auth/refresh-token'],
+      ['post', '/api/v1/auth/session-refresh'],
+      ['post', '/api/v1/auth/forgot-password/request'],
+      ['post', '/api/v1/auth/forgot-password/verify'],
+      ['post', '/api/v1/auth/forgot-password/reset'],
+      ['post', '/api/v1/auth/change-password'],
+      ['get', '/api/v1/auth/verify-email'],
+      ['post', '/api/v1/auth/resend-verification'],
+      ['post', '/api/v1/feedback'],
+      ['get', '/api/v1/tokens/balance'],
+    ] as const) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    const login = doc.paths['/api/v1/auth/login/custom'].post.requestBody.content['application/json'].schema;
+    expect(login.required).toEqual(expect.arrayContaining(['username_or_email', 'password']));
+  });
+
   it('serves a browsable page', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(res.statusCode).toBe(200);

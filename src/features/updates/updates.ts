@@ -1,11 +1,11 @@
 // Wires the update controller to the app: the offer lands in an atom the dialog reads.
-import { atom } from 'jotai';
+import { updateOfferAtom } from './update-offer';
 import { store } from '../../lib/store';
 import { getVersionInfo } from './api/get-version-info';
 import { workboxPort } from './sw-port';
-import { createUpdateController, type UpdateController, type UpdateOffer } from './update-controller';
+import { createUpdateController, type UpdateController } from './update-controller';
 
-export const updateOfferAtom = atom<UpdateOffer | null>(null);
+export { updateOfferAtom };
 
 /** Checks again when the seller comes back to the app, at most this often. */
 const RECHECK_MS = 5 * 60 * 1000;
