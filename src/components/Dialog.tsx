@@ -1,6 +1,8 @@
 // Dialogs and drawers on the native <dialog> element: the browser traps focus, closes on Escape,
 // hides the page behind from screen readers and returns focus when it closes.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { closeOutline } from 'ionicons/icons';
+import { Icon } from './Icon';
 import './Dialog.css';
 
 export interface DialogProps {
@@ -14,6 +16,8 @@ export interface DialogProps {
   variant?: 'center' | 'drawer';
   children: ReactNode;
   testId?: string;
+  /** Adds a close (×) button in the corner with this accessible name. */
+  closeLabel?: string;
 }
 
 export function Dialog({
@@ -24,6 +28,7 @@ export function Dialog({
   variant = 'center',
   children,
   testId,
+  closeLabel,
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
 
@@ -50,7 +55,16 @@ export function Dialog({
       }}
     >
       {/* Content exists only while open: closed dialogs cost nothing at start-up. */}
-      {open ? <div className="dialog__body">{children}</div> : null}
+      {open ? (
+        <div className="dialog__body">
+          {closeLabel && dismissible ? (
+            <button type="button" className="dialog__close" onClick={onClose} aria-label={closeLabel}>
+              <Icon icon={closeOutline} />
+            </button>
+          ) : null}
+          {children}
+        </div>
+      ) : null}
     </dialog>
   );
 }

@@ -39,7 +39,7 @@ export function ChangePasswordDialog() {
   };
 
   return (
-    <Dialog open onClose={() => open(null)} labelledBy="change-password-title" testId="change-password-dialog">
+    <Dialog open onClose={() => open(null)} labelledBy="change-password-title" closeLabel={t('form.close')} testId="change-password-dialog">
       <h2 id="change-password-title">{t('auth.change.title')}</h2>
       <form className="auth-form" onSubmit={submit} noValidate>
         <Field form={form} name="current_password" type="password" label={t('auth.change.current')} autoComplete="current-password" />

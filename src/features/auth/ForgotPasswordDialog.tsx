@@ -84,7 +84,7 @@ export function ForgotPasswordDialog() {
 
   const submitLabel = (label: string) => (sending ? t('form.sending') : label);
   return (
-    <Dialog open onClose={() => open(null)} labelledBy="forgot-title" testId="forgot-dialog">
+    <Dialog open onClose={() => open(null)} labelledBy="forgot-title" closeLabel={t('form.close')} testId="forgot-dialog">
       <h2 id="forgot-title">{t('auth.forgot.title')}</h2>
       <ol className="stepper">
         {STEPS.map((name, index) => (

@@ -58,7 +58,7 @@ export function LoginDialog() {
 
   const identifier = String(form.values.username_or_email);
   return (
-    <Dialog open onClose={() => !busy && open(null)} labelledBy="login-title" testId="login-dialog">
+    <Dialog open onClose={() => !busy && open(null)} labelledBy="login-title" closeLabel={t('form.close')} testId="login-dialog">
       <h2 id="login-title">{t('auth.login.title')}</h2>
       <form className="auth-form" onSubmit={submit} noValidate>
         <Field form={form} name="username_or_email" label={t('auth.login.identifier')} autoComplete="username" autoCapitalize="none" />

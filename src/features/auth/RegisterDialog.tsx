@@ -49,7 +49,7 @@ export function RegisterDialog() {
   };
 
   return (
-    <Dialog open onClose={() => open(null)} labelledBy="register-title" testId="register-dialog">
+    <Dialog open onClose={() => open(null)} labelledBy="register-title" closeLabel={t('form.close')} testId="register-dialog">
       <h2 id="register-title">{t('auth.register.title')}</h2>
       {status.kind === 'done' ? (
         <div className="auth-form">

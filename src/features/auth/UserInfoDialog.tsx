@@ -36,7 +36,7 @@ export function UserInfoDialog() {
   };
 
   return (
-    <Dialog open onClose={close} labelledBy="user-info-title" testId="user-info-dialog">
+    <Dialog open onClose={close} labelledBy="user-info-title" closeLabel={t('form.close')} testId="user-info-dialog">
       <h2 id="user-info-title">{t('auth.userInfo.title')}</h2>
       <p>{t('auth.userInfo.lead')}</p>
       <form className="auth-form" onSubmit={submit} noValidate>

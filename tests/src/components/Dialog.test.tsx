@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { Dialog } from '../../../src/components/Dialog';
 
-function Harness({ dismissible = true }: { dismissible?: boolean }) {
+function Harness({ dismissible = true, closeLabel }: { dismissible?: boolean; closeLabel?: string }) {
   const [open, setOpen] = useState(true);
   return (
     <>
       <p data-testid="state">{open ? 'open' : 'closed'}</p>
-      <Dialog open={open} onClose={() => setOpen(false)} labelledBy="t" dismissible={dismissible} testId="dialog">
+      <Dialog open={open} onClose={() => setOpen(false)} labelledBy="t" dismissible={dismissible} closeLabel={closeLabel} testId="dialog">
         <h2 id="t">Title</h2>
         <button type="button" onClick={() => setOpen(false)}>
           Close
@@ -64,5 +64,14 @@ describe('Dialog content', () => {
     expect(screen.getByRole('heading', { name: 'Title' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('heading', { name: 'Title' })).toBeNull();
+  });
+
+  it('offers a named close button in the corner when asked, unless it cannot be dismissed', () => {
+    const { unmount } = render(<Harness closeLabel="Закрыть" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Закрыть' }));
+    expect(screen.getByTestId('state').textContent).toBe('closed');
+    unmount();
+    render(<Harness closeLabel="Закрыть" dismissible={false} />);
+    expect(screen.queryByRole('button', { name: 'Закрыть' })).toBeNull();
   });
 });
