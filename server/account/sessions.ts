@@ -2,9 +2,10 @@
 // the session id; it is good only while its session row is neither revoked nor expired, so
 // signing out, changing or resetting a password ends sessions at once.
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { SignJWT, jwtVerify } from 'jose';
 import type { Database } from '../db/client';
 import { sessions, users } from '../db/schema';
+import { prepared } from '../db/prepared';
+import { signJwt, verifyJwt } from './jwt';
 
 /** Without remember-me a session lasts a working day; with it, a month. */
 export const SESSION_LIFETIME_MS = {
@@ -28,14 +29,14 @@ function lifetime(rememberMe: boolean) {
   return rememberMe ? SESSION_LIFETIME_MS.long : SESSION_LIFETIME_MS.short;
 }
 
-export async function signToken(key: Uint8Array, session: SessionRow): Promise<IssuedToken> {
-  const token = await new SignJWT({ sid: session.id })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(ISSUER)
-    .setSubject(session.userId)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(session.expiresAt.getTime() / 1000))
-    .sign(key);
+export function signToken(key: Uint8Array, session: SessionRow): IssuedToken {
+  const token = signJwt(key, {
+    sub: session.userId,
+    sid: session.id,
+    iss: ISSUER,
+    iat: Math.floor(Date.now() / 1000),
+    exp: Math.floor(session.expiresAt.getTime() / 1000),
+  });
   return {
     access_token: token,
     token_type: 'bearer',
@@ -50,15 +51,24 @@ export async function createSession(
   rememberMe: boolean,
   userAgent: string | undefined,
 ): Promise<SessionRow> {
-  const [session] = await db
-    .insert(sessions)
-    .values({
-      userId,
-      rememberMe,
-      expiresAt: new Date(Date.now() + lifetime(rememberMe)),
-      userAgent: userAgent?.slice(0, 300),
-    })
-    .returning();
+  const insert = prepared(db, 'create_session', (d) =>
+    d
+      .insert(sessions)
+      .values({
+        userId: sql.placeholder('userId'),
+        rememberMe: sql.placeholder('rememberMe'),
+        expiresAt: sql.placeholder('expiresAt'),
+        userAgent: sql.placeholder('userAgent'),
+      })
+      .returning()
+      .prepare('create_session'),
+  );
+  const [session] = await insert.execute({
+    userId,
+    rememberMe,
+    expiresAt: new Date(Date.now() + lifetime(rememberMe)),
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  });
   if (!session) throw new Error('session was not created');
   return session;
 }
@@ -69,26 +79,25 @@ export async function authenticate(
   key: Uint8Array,
   token: string,
 ): Promise<{ user: UserRow; session: SessionRow } | null> {
-  let claims;
-  try {
-    ({ payload: claims } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER }));
-  } catch {
-    return null;
-  }
-  if (typeof claims.sid !== 'string' || typeof claims.sub !== 'string') return null;
+  const claims = verifyJwt(key, token, ISSUER);
+  if (!claims) return null;
   if (!/^[0-9a-f-]{36}$/i.test(claims.sid) || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return null;
-  const [row] = await db
-    .select({ user: users, session: sessions })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, claims.sid),
-        eq(sessions.userId, claims.sub),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, new Date()),
-      ),
-    );
+  const query = prepared(db, 'live_session', (d) =>
+    d
+      .select({ user: users, session: sessions })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('sid')),
+          eq(sessions.userId, sql.placeholder('sub')),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .prepare('live_session'),
+  );
+  const [row] = await query.execute({ sid: claims.sid, sub: claims.sub, now: new Date() });
   return row ?? null;
 }
 

@@ -3,6 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
+import { prepared } from '../db/prepared';
 import type { UserRow } from './sessions';
 
 export function normaliseEmail(email: string): string {
@@ -10,17 +11,24 @@ export function normaliseEmail(email: string): string {
 }
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.email, normaliseEmail(email)));
+  const query = prepared(db, 'user_by_email', (d) =>
+    d.select().from(users).where(eq(users.email, sql.placeholder('email'))).prepare('user_by_email'),
+  );
+  const [row] = await query.execute({ email: normaliseEmail(email) });
   return row;
 }
 
 /** By e-mail when the identifier holds "@", otherwise by username. */
 export async function findUserByIdentifier(db: Database, identifier: string): Promise<UserRow | undefined> {
   if (identifier.includes('@')) return findUserByEmail(db, identifier);
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.username}) = ${identifier.trim().toLowerCase()}`);
+  const query = prepared(db, 'user_by_username', (d) =>
+    d
+      .select()
+      .from(users)
+      .where(sql`lower(${users.username}) = ${sql.placeholder('username')}`)
+      .prepare('user_by_username'),
+  );
+  const [row] = await query.execute({ username: identifier.trim().toLowerCase() });
   return row;
 }
 

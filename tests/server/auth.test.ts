@@ -281,6 +281,13 @@ describe('tokens and sessions', () => {
     token = await signedIn('frank');
   });
 
+  /** A token for the same session signed by an independent JWT library, with chosen claims. */
+  async function resigned(changes: Record<string, unknown>, key: Uint8Array = t.app.signingKey) {
+    const [, payload] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    return new SignJWT({ ...claims, ...changes }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key);
+  }
+
   it('accepts the token it issued', async () => {
     expect((await me(token)).statusCode).toBe(200);
   });
@@ -288,10 +295,7 @@ describe('tokens and sessions', () => {
   it('refuses a missing, malformed or forged token with 401', async () => {
     expect((await call({ method: 'GET', url: '/api/v1/auth/me' })).statusCode).toBe(401);
     expect((await me('not-a-token')).statusCode).toBe(401);
-    const [, payload] = token.split('.');
-    const forged = await new SignJWT(JSON.parse(Buffer.from(payload!, 'base64url').toString()))
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(new TextEncoder().encode('a-key-that-is-not-the-servers-key-at-all'));
+    const forged = await resigned({}, new TextEncoder().encode('a-key-that-is-not-the-servers-key-at-all'));
     const res = await me(forged);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 401, error: 'UNAUTHORIZED', message: 'Please sign in to continue.' });
@@ -303,13 +307,17 @@ describe('tokens and sessions', () => {
     expect((await me(`${header}.${payload}.`)).statusCode).toBe(401);
   });
 
+  it('accepts the same claims signed with its key by another JWT library', async () => {
+    expect((await me(await resigned({}))).statusCode).toBe(200);
+  });
+
   it('refuses an expired token even when correctly signed', async () => {
-    const [, payload] = token.split('.');
-    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(t.app.signingKey);
-    expect((await me(expired)).statusCode).toBe(401);
+    expect((await me(await resigned({ exp: Math.floor(Date.now() / 1000) - 60 })))).toMatchObject({ statusCode: 401 });
+  });
+
+  it('refuses a token issued by someone else or naming another session', async () => {
+    expect((await me(await resigned({ iss: 'elsewhere' }))).statusCode).toBe(401);
+    expect((await me(await resigned({ sid: crypto.randomUUID() }))).statusCode).toBe(401);
   });
 
   it('refuses the token once its session has run out on the server', async () => {
