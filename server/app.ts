@@ -18,10 +18,14 @@ import { docsPlugin } from './plugins/docs';
 import { hasWebBuild, inlineScriptHashes, webPlugin } from './plugins/web';
 import { authPlugin } from './plugins/auth';
 import { mailPlugin } from './plugins/mail';
+import { storagePlugin } from './plugins/storage';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
 import { feedbackRoutes } from './routes/v1/feedback';
 import { tokenRoutes } from './routes/v1/tokens';
+import { materialRoutes } from './routes/v1/materials';
+import { storageRoutes } from './routes/v1/storage';
+import { shoeVerificationRoutes } from './routes/v1/shoe-verification';
 import pkg from '../package.json' with { type: 'json' };
 
 declare module 'fastify' {
@@ -71,12 +75,16 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   // App services.
   await app.register(authPlugin);
   await app.register(mailPlugin);
+  await app.register(storagePlugin);
 
   // Routes.
   await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });
   await app.register(authRoutes, { prefix: '/api/v1/auth' });
   await app.register(feedbackRoutes, { prefix: '/api/v1/feedback' });
   await app.register(tokenRoutes, { prefix: '/api/v1/tokens' });
+  await app.register(materialRoutes, { prefix: '/api/v1/materials' });
+  await app.register(storageRoutes, { prefix: '/api/v1/storage', root: config.filesDir });
+  await app.register(shoeVerificationRoutes, { prefix: '/api/v1/shoe-verification' });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });
   else app.setNotFoundHandler(sendRouteNotFound);

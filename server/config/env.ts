@@ -35,6 +35,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('SoleStudio <no-reply@solestudio.app>'),
   /** Tokens credited once when a seller confirms the e-mail address. */
   SIGN_UP_BONUS_TOKENS: z.coerce.number().int().min(0).max(1_000_000).default(50),
+  /** An S3-compatible bucket instead of DATA_DIR/files. */
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** For MinIO and other S3-compatible servers, e.g. http://minio:9000 */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  S3_FORCE_PATH_STYLE: booleanText.default(false),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -58,6 +66,15 @@ export interface Config {
   mailDir: string;
   mailFrom: string;
   signUpBonusTokens: number;
+  filesDir: string;
+  s3: {
+    bucket: string;
+    region: string;
+    endpoint: string | undefined;
+    forcePathStyle: boolean;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+  } | null;
 }
 
 export class ConfigError extends Error {
@@ -103,5 +120,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDir: path.join(dataDir, 'mail'),
     mailFrom: e.MAIL_FROM,
     signUpBonusTokens: e.SIGN_UP_BONUS_TOKENS,
+    filesDir: path.join(dataDir, 'files'),
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          endpoint: e.S3_ENDPOINT,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        }
+      : null,
   };
 }

@@ -161,3 +161,42 @@ export const serverSecrets = pgTable('server_secrets', {
   value: text('value').notNull(),
   ...timestamps,
 });
+
+export const MATERIAL_STATUSES = ['pending', 'uploaded', 'rejected'] as const;
+export type MaterialStatus = (typeof MATERIAL_STATUSES)[number];
+
+/**
+ * A photo a seller uploads (SPEC §3 material). Registered first (pending) under the client's
+ * Idempotency-Key, then its bytes arrive at the storage URL, are checked and cleaned, and it
+ * becomes uploaded, or rejected with the reason.
+ */
+export const materials = pgTable(
+  'materials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    fileName: text('file_name').notNull(),
+    fileType: text('file_type').notNull(),
+    /** The size the client declared; the stored object's size is `byteSize`. */
+    fileSize: integer('file_size').notNull(),
+    /** JSON text holding the view, as the client sent it (SPEC §3). */
+    description: text('description').notNull(),
+    view: text('view'),
+    storageKey: text('storage_key').notNull(),
+    status: text('status', { enum: MATERIAL_STATUSES }).notNull().default('pending'),
+    rejection: text('rejection'),
+    width: integer('width'),
+    height: integer('height'),
+    byteSize: integer('byte_size'),
+    uploadedAt: at('uploaded_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('materials_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    uniqueIndex('materials_storage_key').on(t.storageKey),
+    index('materials_user_created_idx').on(t.userId, t.createdAt),
+  ],
+);

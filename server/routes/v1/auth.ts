@@ -174,7 +174,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me',
     {
       schema: { summary: 'The signed-in seller', tags: ['auth'], security: [{ bearer: [] }], response: { 200: okEnvelope(userSchema), ...errors } },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request) => ok(request, 'OK', publicUser(currentUser(request).user)),
   );
@@ -183,7 +183,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/logout',
     {
       schema: { summary: 'End this session', tags: ['auth'], security: [{ bearer: [] }], response: { 200: okEnvelope(done), ...errors } },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request) => {
       await revokeSession(db, currentUser(request).session.id);
@@ -200,7 +200,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearer: [] }],
         response: { 200: okEnvelope(tokenSchema), ...errors },
       },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request) => {
       const { user, session } = currentUser(request);
@@ -221,7 +221,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearer: [] }],
         response: { 200: okEnvelope(refreshedSessionSchema), ...errors },
       },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request) => {
       const { user, session } = currentUser(request);
@@ -314,7 +314,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: changePasswordSchema,
         response: { 200: okEnvelope(done), ...errors },
       },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request) => {
       const { user, session } = currentUser(request);

@@ -17,7 +17,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearer: [] }],
         response: { 200: okEnvelope(balanceSchema), 401: z.unknown() },
       },
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
     },
     async (request) => ({
       code: 200,

@@ -1,0 +1,114 @@
+// Materials (SPEC §3, §5, §7): the photos a seller uploads, the rules they must meet, and the
+// calls that register, list, delete and check them.
+import { z } from 'zod';
+import { SHOE_VIEWS } from './enums';
+
+/** SPEC §5, §9: jpeg or png only; after compression a file over 10 MB is refused. */
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
+export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];
+export const ACCEPTED_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const;
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** The longest side and size compression aims for (SPEC §9). */
+export const TARGET_MAX_SIDE = 2080;
+export const TARGET_BYTES = 5 * 1024 * 1024;
+/** Larger images are refused before they are decoded (about 50 megapixels). */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+export const MATERIALS_PAGE_SIZE = 10;
+
+/** SPEC §3: the description is JSON text holding the view. */
+export const materialDescriptionSchema = z.object({ view: z.enum(SHOE_VIEWS) });
+
+export const descriptionTextRule = z
+  .string()
+  .max(500)
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'description must be JSON text holding the view' });
+      return z.NEVER;
+    }
+  })
+  .pipe(materialDescriptionSchema);
+
+export const uploadRequestSchema = z.object({
+  file_name: z.string().trim().min(1).max(200),
+  file_type: z.enum(ACCEPTED_IMAGE_TYPES),
+  file_size: z.number().int().positive().max(MAX_UPLOAD_BYTES),
+  description: descriptionTextRule,
+});
+export type UploadRequest = z.input<typeof uploadRequestSchema>;
+
+/** A client-chosen key that makes registering the same photo twice return the same material. */
+export const idempotencyKeyRule = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/);
+
+export const uploadTicketSchema = z.object({
+  material_id: z.string(),
+  /** PUT the bytes here with `Content-Type` set to the file type. */
+  presigned_url: z.string(),
+  /** When the URL stops working (ISO 8601). */
+  expires_at: z.string(),
+  status: z.enum(['pending', 'uploaded', 'rejected']),
+});
+export type UploadTicket = z.infer<typeof uploadTicketSchema>;
+
+export const materialSchema = z.object({
+  id: z.string(),
+  file_name: z.string(),
+  file_type: z.string(),
+  file_size: z.number().int(),
+  description: z.string(),
+  view: z.string().nullable(),
+  status: z.enum(['pending', 'uploaded', 'rejected']),
+  rejection: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  /** A time-limited address of the stored photo; null until it is uploaded. */
+  file_url: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Material = z.infer<typeof materialSchema>;
+
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(50).default(MATERIALS_PAGE_SIZE),
+});
+
+export const materialIdParamsSchema = z.object({ id: z.uuid() });
+
+// Shoe verification (SPEC §7): findings about one uploaded photo, shown on its slot.
+export const FINDING_CHECKS = ['resolution', 'sharpness', 'exposure', 'subject', 'background'] as const;
+export type FindingCheck = (typeof FINDING_CHECKS)[number];
+
+export const verifyAngleRequestSchema = z.object({
+  material_id: z.uuid(),
+  view: z.enum(SHOE_VIEWS),
+});
+
+export const findingSchema = z.object({
+  check: z.enum(FINDING_CHECKS),
+  ok: z.boolean(),
+  /** The measured value the verdict rests on (pixels, a score, a share of the frame). */
+  value: z.number(),
+  message: z.string(),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const verificationSchema = z.object({
+  material_id: z.string(),
+  view: z.enum(SHOE_VIEWS),
+  ok: z.boolean(),
+  findings: z.array(findingSchema),
+});
+export type Verification = z.infer<typeof verificationSchema>;
+
+// Shoe types and which of SPEC §3's parameters (cm) apply to each.
+export const SHOE_PARAMS = ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] as const;
+export type ShoeParam = (typeof SHOE_PARAMS)[number];
+
+export const shoeCategorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  params: z.array(z.enum(SHOE_PARAMS)),
+});
+export type ShoeCategory = z.infer<typeof shoeCategorySchema>;

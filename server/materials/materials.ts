@@ -1,0 +1,152 @@
+// Seller photos: registering an upload under an idempotency key, taking the bytes in (checked
+// and cleaned by inspect.ts), listing and deleting. Every query is scoped to the seller.
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { materials } from '../db/schema';
+import { HttpError } from '../lib/errors';
+import { MAX_UPLOAD_BYTES, type AcceptedImageType } from '../../contract/materials';
+import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
+import { ImageRejected, cleanImage } from './inspect';
+
+export type MaterialRow = typeof materials.$inferSelect;
+
+const EXTENSION: Record<AcceptedImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png' };
+
+export interface UploadRegistration {
+  fileName: string;
+  fileType: AcceptedImageType;
+  fileSize: number;
+  description: string;
+  view: string;
+}
+
+/** The material for this key: created once, the same row for every repeat of the request. */
+export async function registerUpload(
+  db: Database,
+  userId: string,
+  idempotencyKey: string,
+  upload: UploadRegistration,
+): Promise<MaterialRow> {
+  const id = crypto.randomUUID();
+  const [created] = await db
+    .insert(materials)
+    .values({
+      id,
+      userId,
+      idempotencyKey,
+      fileName: upload.fileName,
+      fileType: upload.fileType,
+      fileSize: upload.fileSize,
+      description: upload.description,
+      view: upload.view,
+      storageKey: `materials/${userId}/${id}.${EXTENSION[upload.fileType]}`,
+    })
+    .onConflictDoNothing({ target: [materials.userId, materials.idempotencyKey] })
+    .returning();
+  if (created) return created;
+  const [existing] = await db
+    .select()
+    .from(materials)
+    .where(and(eq(materials.userId, userId), eq(materials.idempotencyKey, idempotencyKey)));
+  if (!existing) throw new Error('material vanished while being registered');
+  if (existing.fileType !== upload.fileType || existing.fileSize !== upload.fileSize || existing.view !== upload.view) {
+    throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
+  }
+  return existing;
+}
+
+export async function findByStorageKey(db: Database, key: string): Promise<MaterialRow | undefined> {
+  const [row] = await db.select().from(materials).where(eq(materials.storageKey, key));
+  return row;
+}
+
+export async function findOwn(db: Database, userId: string, id: string): Promise<MaterialRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(materials)
+    .where(and(eq(materials.id, id), eq(materials.userId, userId)));
+  return row;
+}
+
+/**
+ * Takes a material's bytes in — from the request (embedded storage) or from the bucket (S3) —
+ * checks and cleans them, stores the clean copy and marks the material uploaded. A repeat for an
+ * uploaded material changes nothing. A bad file marks it rejected and throws ImageRejected.
+ */
+export async function acceptUpload(
+  db: Database,
+  storage: ObjectStorage,
+  material: MaterialRow,
+  received?: Buffer,
+): Promise<MaterialRow> {
+  if (material.status === 'uploaded') return material;
+  try {
+    const bytes = received ?? (await storage.get(material.storageKey, MAX_UPLOAD_BYTES));
+    if (!bytes) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
+    const clean = await cleanImage(bytes, material.fileType as AcceptedImageType);
+    await storage.put(material.storageKey, clean.bytes, material.fileType);
+    const [updated] = await db
+      .update(materials)
+      .set({
+        status: 'uploaded',
+        rejection: null,
+        width: clean.width,
+        height: clean.height,
+        byteSize: clean.bytes.length,
+        uploadedAt: sql`now()`,
+      })
+      .where(eq(materials.id, material.id))
+      .returning();
+    return updated ?? material;
+  } catch (error) {
+    const rejection =
+      error instanceof ImageRejected ? error : (error as { name?: string }).name === 'ObjectTooLargeError' ? new ImageRejected(413, 'UPLOAD_TOO_LARGE') : null;
+    if (!rejection) throw error;
+    await db.update(materials).set({ status: 'rejected', rejection: rejection.reason }).where(eq(materials.id, material.id));
+    if (!received) await storage.delete(material.storageKey).catch(() => {});
+    throw rejection;
+  }
+}
+
+export async function listOwn(db: Database, userId: string, page: number, pageSize: number) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(materials)
+      .where(eq(materials.userId, userId))
+      .orderBy(desc(materials.createdAt), desc(materials.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(materials).where(eq(materials.userId, userId)),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Deletes the seller's material and its stored file; false when there is no such material. */
+export async function deleteOwn(db: Database, storage: ObjectStorage, userId: string, id: string): Promise<boolean> {
+  const [deleted] = await db
+    .delete(materials)
+    .where(and(eq(materials.id, id), eq(materials.userId, userId)))
+    .returning({ storageKey: materials.storageKey });
+  if (!deleted) return false;
+  await storage.delete(deleted.storageKey);
+  return true;
+}
+
+/** The material as the API shows it, with a time-limited address once uploaded. */
+export async function publicMaterial(material: MaterialRow, storage: ObjectStorage) {
+  return {
+    id: material.id,
+    file_name: material.fileName,
+    file_type: material.fileType,
+    file_size: material.fileSize,
+    description: material.description,
+    view: material.view,
+    status: material.status,
+    rejection: material.rejection,
+    width: material.width,
+    height: material.height,
+    file_url: material.status === 'uploaded' ? await storage.downloadUrl(material.storageKey, DOWNLOAD_URL_LIFETIME_S) : null,
+    created_at: material.createdAt.toISOString(),
+  };
+}

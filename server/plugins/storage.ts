@@ -1,0 +1,26 @@
+// The object storage every route uses: S3 when S3_BUCKET is set, otherwise DATA_DIR/files.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { LocalStorage } from '../storage/local';
+import { S3Storage } from '../storage/s3';
+import type { ObjectStorage } from '../storage/storage';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    storage: ObjectStorage;
+  }
+}
+
+export const storagePlugin = fp(
+  async (app: FastifyInstance) => {
+    const s3 = app.config.s3;
+    if (s3) {
+      const storage = new S3Storage(s3);
+      app.decorate('storage', storage);
+      app.addHook('onClose', async () => storage.close());
+    } else {
+      app.decorate('storage', new LocalStorage(app.config.filesDir, app.signingKey));
+    }
+  },
+  { name: 'storage', dependencies: ['auth'] },
+);

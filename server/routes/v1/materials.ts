@@ -1,0 +1,123 @@
+// /api/v1/materials (SPEC §7 Materials): register an upload, list, delete, shoe categories.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
+import {
+  idempotencyKeyRule,
+  listQuerySchema,
+  materialIdParamsSchema,
+  materialSchema,
+  shoeCategorySchema,
+  uploadRequestSchema,
+  uploadTicketSchema,
+} from '../../../contract/materials';
+import { HttpError } from '../../lib/errors';
+import { translate } from '../../lib/i18n';
+import { currentUser } from '../../plugins/auth';
+import { UPLOAD_URL_LIFETIME_S } from '../../storage/storage';
+import { deleteOwn, listOwn, publicMaterial, registerUpload } from '../../materials/materials';
+import { shoeCategories } from '../../materials/shoe-categories';
+
+const REGISTRATIONS_PER_HOUR = { max: 600, windowMs: 60 * 60 * 1000 };
+const failures = { 400: z.unknown(), 401: z.unknown(), 404: z.unknown(), 409: z.unknown(), 429: z.unknown() };
+
+export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+
+  app.post(
+    '/upload',
+    {
+      schema: {
+        summary: 'Register a photo and get the URL to PUT its bytes to (repeatable under one Idempotency-Key)',
+        tags: ['materials'],
+        security: [{ bearer: [] }],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: uploadRequestSchema,
+        response: { 200: okEnvelope(uploadTicketSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key']);
+      if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
+      await app.limit(`materials:user:${user.id}`, REGISTRATIONS_PER_HOUR);
+      const body = request.body;
+      const material = await registerUpload(db, user.id, key.data, {
+        fileName: body.file_name,
+        fileType: body.file_type,
+        fileSize: body.file_size,
+        description: JSON.stringify(body.description),
+        view: body.description.view,
+      });
+      return {
+        code: 200,
+        message: translate(request.locale, 'OK'),
+        data: {
+          material_id: material.id,
+          presigned_url: await app.storage.uploadUrl(material.storageKey, material.fileType, UPLOAD_URL_LIFETIME_S),
+          expires_at: new Date(Date.now() + UPLOAD_URL_LIFETIME_S * 1000).toISOString(),
+          status: material.status,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/list',
+    {
+      schema: {
+        summary: "The seller's photos, newest first",
+        tags: ['materials'],
+        security: [{ bearer: [] }],
+        querystring: listQuerySchema,
+        response: { 200: pagedEnvelope(materialSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const { page, page_size } = request.query;
+      const { rows, total } = await listOwn(db, user.id, page, page_size);
+      return {
+        code: 200,
+        message: translate(request.locale, 'OK'),
+        data: await Promise.all(rows.map((row) => publicMaterial(row, app.storage))),
+        meta: { total, total_pages: Math.ceil(total / page_size), page },
+      };
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        summary: 'Delete a photo and its stored file',
+        tags: ['materials'],
+        security: [{ bearer: [] }],
+        params: materialIdParamsSchema,
+        response: { 200: okEnvelope(z.null()), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      if (!(await deleteOwn(db, app.storage, user.id, request.params.id))) {
+        throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      }
+      return { code: 200, message: translate(request.locale, 'OK'), data: null };
+    },
+  );
+
+  app.get(
+    '/shoe-categories',
+    {
+      schema: {
+        summary: 'Shoe types and the parameters (cm) that apply to each',
+        tags: ['materials'],
+        response: { 200: okEnvelope(z.array(shoeCategorySchema)) },
+      },
+    },
+    async (request) => ({ code: 200, message: translate(request.locale, 'OK'), data: shoeCategories(request.locale) }),
+  );
+};

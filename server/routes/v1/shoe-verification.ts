@@ -1,0 +1,56 @@
+// POST /api/v1/shoe-verification/verify-angle: what the shooting requirements would say about one
+// uploaded photo (SPEC §7), shown on its slot so the seller can retake before paying.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okEnvelope } from '../../../contract/envelope';
+import { MAX_UPLOAD_BYTES, verificationSchema, verifyAngleRequestSchema } from '../../../contract/materials';
+import { HttpError } from '../../lib/errors';
+import { translate } from '../../lib/i18n';
+import { currentUser } from '../../plugins/auth';
+import { acceptUpload, findOwn } from '../../materials/materials';
+import { ImageRejected } from '../../materials/inspect';
+import { analysePhoto } from '../../materials/findings';
+
+const PER_USER = { max: 600, windowMs: 60 * 60 * 1000 };
+
+export const shoeVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/verify-angle',
+    {
+      schema: {
+        summary: 'Check one uploaded photo against the shooting requirements',
+        tags: ['materials'],
+        security: [{ bearer: [] }],
+        body: verifyAngleRequestSchema,
+        response: { 200: okEnvelope(verificationSchema), 400: z.unknown(), 401: z.unknown(), 404: z.unknown(), 409: z.unknown() },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      await app.limit(`verify:user:${user.id}`, PER_USER);
+      let material = await findOwn(app.database.db, user.id, request.body.material_id);
+      if (!material) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      try {
+        // With S3 the bytes went straight to the bucket: they are checked here, the first time.
+        material = await acceptUpload(app.database.db, app.storage, material);
+      } catch (error) {
+        if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
+        throw error;
+      }
+      const bytes = await app.storage.get(material.storageKey, MAX_UPLOAD_BYTES);
+      if (!bytes) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
+      const findings = (await analysePhoto(bytes)).map((f) => ({
+        check: f.check,
+        ok: f.ok,
+        value: f.value,
+        message: translate(request.locale, f.verdict),
+      }));
+      return {
+        code: 200,
+        message: translate(request.locale, 'OK'),
+        data: { material_id: material.id, view: request.body.view, ok: findings.every((f) => f.ok), findings },
+      };
+    },
+  );
+};

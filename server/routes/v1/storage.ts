@@ -1,0 +1,71 @@
+// /api/v1/storage/<key>: the embedded object storage's signed URLs. A PUT brings a photo's bytes
+// (checked and cleaned before it counts); a GET reads a stored file. Only with S3 off.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { MAX_UPLOAD_BYTES } from '../../../contract/materials';
+import { HttpError } from '../../lib/errors';
+import { translate } from '../../lib/i18n';
+import { LocalStorage, type StorageOperation } from '../../storage/local';
+import { acceptUpload, findByStorageKey } from '../../materials/materials';
+import { ImageRejected } from '../../materials/inspect';
+
+const signedQuery = z.object({
+  op: z.enum(['put', 'get']),
+  exp: z.coerce.number().int(),
+  sig: z.string().max(100),
+  ct: z.string().max(100).optional(),
+});
+
+const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png' };
+
+export const storageRoutes: FastifyPluginAsync<{ root: string }> = async (app, { root }) => {
+  const storage = app.storage;
+  if (!(storage instanceof LocalStorage)) return;
+
+  // Bytes arrive as they are; the type is checked against the signed one and the file's signature.
+  app.addContentTypeParser(['image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  const authorise = (request: FastifyRequest, op: StorageOperation) => {
+    const key = (request.params as { '*': string })['*'];
+    const query = signedQuery.safeParse(request.query);
+    const contentType = op === 'put' ? (request.headers['content-type'] ?? '').split(';')[0]!.trim() : '';
+    if (
+      !query.success ||
+      query.data.op !== op ||
+      (query.data.ct ?? '') !== contentType ||
+      !storage.verify({ op, key, exp: query.data.exp, contentType, sig: query.data.sig })
+    ) {
+      throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
+    }
+    return key;
+  };
+
+  app.put('/*', { bodyLimit: MAX_UPLOAD_BYTES, schema: { hide: true } }, async (request, reply) => {
+    const key = authorise(request, 'put');
+    const material = await findByStorageKey(app.database.db, key);
+    if (!material) throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    try {
+      const accepted = await acceptUpload(app.database.db, storage, material, body);
+      return reply.send({ code: 200, message: translate(request.locale, 'OK'), data: { material_id: accepted.id, status: accepted.status } });
+    } catch (error) {
+      if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
+      throw error;
+    }
+  });
+
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const key = authorise(request, 'get');
+    const file = path.join(root, key);
+    if (!fs.existsSync(file)) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+    return reply
+      .type(CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream')
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-disposition', 'inline')
+      .send(fs.createReadStream(file));
+  });
+};

@@ -1,0 +1,85 @@
+// Embedded object storage: files under DATA_DIR/files. The app serves them at
+// /api/v1/storage/<key>; every URL carries an HMAC over the operation, the key, the expiry and
+// (for uploads) the content type, so it works for one object, one purpose, for a short time.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ObjectTooLargeError, STORAGE_KEY_PATTERN, type ObjectStorage } from './storage';
+
+export const LOCAL_STORAGE_PREFIX = '/api/v1/storage/';
+
+export type StorageOperation = 'put' | 'get';
+
+export interface SignedRequest {
+  op: StorageOperation;
+  key: string;
+  exp: number;
+  contentType: string;
+  sig: string;
+}
+
+export class LocalStorage implements ObjectStorage {
+  readonly kind = 'local' as const;
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly root: string,
+    signingKey: Uint8Array,
+  ) {
+    // A key of its own, so a storage signature can never pass for any other signature.
+    this.key = crypto.createHmac('sha256', signingKey).update('solestudio/storage-urls').digest();
+  }
+
+  private signature(op: StorageOperation, key: string, exp: number, contentType: string): string {
+    return crypto.createHmac('sha256', this.key).update(`${op}\n${key}\n${exp}\n${contentType}`).digest('base64url');
+  }
+
+  private url(op: StorageOperation, key: string, expiresS: number, contentType = ''): string {
+    const exp = Math.floor(Date.now() / 1000) + expiresS;
+    const query = new URLSearchParams({ op, exp: String(exp), sig: this.signature(op, key, exp, contentType) });
+    if (contentType) query.set('ct', contentType);
+    // Relative: it works whichever address the phone used to reach this server.
+    return `${LOCAL_STORAGE_PREFIX}${key}?${query}`;
+  }
+
+  /** True when a request carries a valid, unexpired signature for exactly this operation. */
+  verify({ op, key, exp, contentType, sig }: SignedRequest, nowS = Date.now() / 1000): boolean {
+    if (!STORAGE_KEY_PATTERN.test(key) || !Number.isInteger(exp) || exp < nowS) return false;
+    const expected = Buffer.from(this.signature(op, key, exp, contentType));
+    const given = Buffer.from(sig);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  }
+
+  private file(key: string): string {
+    if (!STORAGE_KEY_PATTERN.test(key)) throw new Error(`not a storage key: ${key}`);
+    return path.join(this.root, key);
+  }
+
+  async uploadUrl(key: string, contentType: string, expiresS: number) {
+    return this.url('put', key, expiresS, contentType);
+  }
+
+  async downloadUrl(key: string, expiresS: number) {
+    return this.url('get', key, expiresS);
+  }
+
+  async get(key: string, maxBytes: number) {
+    const file = this.file(key);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat) return null;
+    if (stat.size > maxBytes) throw new ObjectTooLargeError(stat.size);
+    return fs.readFile(file);
+  }
+
+  async put(key: string, body: Buffer) {
+    const file = this.file(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${crypto.randomBytes(4).toString('hex')}.part`;
+    await fs.writeFile(partial, body);
+    await fs.rename(partial, file);
+  }
+
+  async delete(key: string) {
+    await fs.rm(this.file(key), { force: true });
+  }
+}

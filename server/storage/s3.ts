@@ -1,0 +1,86 @@
+// S3-compatible object storage (AWS S3, MinIO) with presigned URLs, for when one machine's disk
+// is not enough (DESIGN §2).
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { ObjectTooLargeError, type ObjectStorage } from './storage';
+
+export interface S3Options {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
+function notFound(error: unknown): boolean {
+  const name = (error as { name?: string }).name;
+  return name === 'NoSuchKey' || name === 'NotFound';
+}
+
+export class S3Storage implements ObjectStorage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3Options) {
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
+      // A browser PUT to a presigned URL carries no SDK checksum headers.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  uploadUrl(key: string, contentType: string, expiresS: number) {
+    return getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: contentType }),
+      { expiresIn: expiresS },
+    );
+  }
+
+  downloadUrl(key: string, expiresS: number) {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: key }), {
+      expiresIn: expiresS,
+    });
+  }
+
+  async get(key: string, maxBytes: number) {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      if ((head.ContentLength ?? 0) > maxBytes) throw new ObjectTooLargeError(head.ContentLength ?? 0);
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const bytes = await object.Body?.transformToByteArray();
+      return bytes ? Buffer.from(bytes) : Buffer.alloc(0);
+    } catch (error) {
+      if (notFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async put(key: string, body: Buffer, contentType: string) {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+
+  async delete(key: string) {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  close() {
+    this.client.destroy();
+  }
+}

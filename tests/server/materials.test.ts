@@ -1,0 +1,277 @@
+// Photos through the real server and its embedded storage: registering under an idempotency key,
+// the signed upload URL and every way it is refused, the checks every file passes (size, type,
+// pixel count, damage), the cleaned copy, the list, delete, verification, and ownership.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { shoePhoto } from '../fixtures/shoes';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+
+let t: TestApp;
+let anna: { token: string; id: string };
+let boris: { token: string; id: string };
+let plain: Buffer;
+let keyCounter = 0;
+
+const nextKey = () => `upload-key-${Date.now()}-${(keyCounter += 1)}`;
+const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
+
+async function register(token: string, options: { key?: string; type?: string; size?: number; view?: string } = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/materials/upload',
+    headers: { ...auth(token), 'idempotency-key': options.key ?? nextKey() },
+    payload: {
+      file_name: 'shoe.jpg',
+      file_type: options.type ?? 'image/jpeg',
+      file_size: options.size ?? plain.length,
+      description: JSON.stringify({ view: options.view ?? 'right_45' }),
+    },
+  });
+}
+
+async function put(url: string, body: Buffer, contentType = 'image/jpeg') {
+  return t.app.inject({ method: 'PUT', url, headers: { 'content-type': contentType, 'accept-language': 'en' }, payload: body });
+}
+
+async function uploaded(token: string, body = plain, view = 'right_45') {
+  const ticket = (await register(token, { view, size: body.length })).json().data;
+  const res = await put(ticket.presigned_url, body);
+  expect(res.statusCode, res.body).toBe(200);
+  return ticket.material_id as string;
+}
+
+/** A PNG whose header claims width × height, with almost no pixel data behind it. */
+function pngClaiming(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(width + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [anna, boris] = [await signedInSeller(t, 'anna'), await signedInSeller(t, 'boris')];
+  plain = (await shoePhoto()).jpeg;
+});
+afterAll(() => t.close());
+
+describe('registering an upload', () => {
+  it('answers a relative signed URL for one object, valid for at most 15 minutes', async () => {
+    const res = await register(anna.token);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.status).toBe('pending');
+    expect(data.presigned_url).toMatch(new RegExp(`^/api/v1/storage/materials/${anna.id}/${data.material_id}\\.jpg\\?`));
+    const url = new URL(data.presigned_url, 'http://x');
+    expect(Number(url.searchParams.get('exp')) - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
+    expect(url.searchParams.get('ct')).toBe('image/jpeg');
+  });
+
+  it('returns the same material for a repeated Idempotency-Key, and refuses the key for another file', async () => {
+    const key = nextKey();
+    const first = (await register(anna.token, { key })).json().data;
+    const again = (await register(anna.token, { key })).json().data;
+    expect(again.material_id).toBe(first.material_id);
+    const other = await register(anna.token, { key, view: 'back' });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe('IDEMPOTENCY_MISMATCH');
+  });
+
+  it('needs an Idempotency-Key, a JPEG or PNG type, at most 10 MB and a known view', async () => {
+    const noKey = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/materials/upload',
+      headers: auth(anna.token),
+      payload: { file_name: 'a.jpg', file_type: 'image/jpeg', file_size: 10, description: '{"view":"front"}' },
+    });
+    expect(noKey.statusCode).toBe(400);
+    expect(noKey.json().error).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect((await register(anna.token, { type: 'image/heic' })).statusCode).toBe(400);
+    expect((await register(anna.token, { size: 10 * 1024 * 1024 + 1 })).statusCode).toBe(400);
+    expect((await register(anna.token, { view: 'top' })).statusCode).toBe(400);
+  });
+
+  it('is for signed-in sellers only', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/materials/upload', payload: {} });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('the signed upload URL', () => {
+  it('takes the bytes once, cleans them and marks the material uploaded; a replay changes nothing', async () => {
+    const ticket = (await register(anna.token)).json().data;
+    const first = await put(ticket.presigned_url, plain);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toEqual({ material_id: ticket.material_id, status: 'uploaded' });
+    const replay = await put(ticket.presigned_url, plain);
+    expect(replay.statusCode).toBe(200);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list', headers: auth(anna.token) })).json();
+    expect(list.data.filter((m: { id: string }) => m.id === ticket.material_id)).toHaveLength(1);
+  });
+
+  it('refuses a tampered, expired, misused or foreign signature with 403', async () => {
+    const ticket = (await register(anna.token)).json().data;
+    const url = new URL(ticket.presigned_url, 'http://x');
+    const tampered = new URL(url);
+    tampered.searchParams.set('exp', String(Number(url.searchParams.get('exp')) + 3600));
+    const wrongType = await put(ticket.presigned_url, plain, 'image/png');
+    const asRead = new URL(url);
+    asRead.searchParams.set('op', 'get');
+    const expired = await t.app.storage.uploadUrl(`materials/${anna.id}/${ticket.material_id}.jpg`, 'image/jpeg', -1);
+    // Boris's URL pointed at Anna's object.
+    const borisTicket = (await register(boris.token)).json().data;
+    const foreign = new URL(borisTicket.presigned_url, 'http://x');
+    foreign.pathname = url.pathname;
+
+    for (const res of [
+      await put(`${tampered.pathname}${tampered.search}`, plain),
+      wrongType,
+      await put(`${asRead.pathname}${asRead.search}`, plain),
+      await put(expired, plain),
+      await put(`${foreign.pathname}${foreign.search}`, plain),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'STORAGE_LINK_INVALID', message: 'This upload link is invalid or has expired.' });
+    }
+  });
+
+  it('refuses more than 10 MB with 413', async () => {
+    const ticket = (await register(anna.token)).json().data;
+    const res = await put(ticket.presigned_url, Buffer.alloc(10 * 1024 * 1024 + 1, 0xff));
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('refuses files that are not what they claim, empty, damaged or too many pixels — never a 5xx', async () => {
+    const cases: [string, Buffer, string, number, string][] = [
+      ['text sent as JPEG', Buffer.from('hello, this is not a photo'), 'image/jpeg', 415, 'UNSUPPORTED_FORMAT'],
+      ['PNG sent as JPEG', await sharp(plain).png().toBuffer(), 'image/jpeg', 415, 'UNSUPPORTED_FORMAT'],
+      ['JPEG signature then HTML', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<html><script>alert(1)</script></html>')]), 'image/jpeg', 422, 'IMAGE_UNREADABLE'],
+      ['zero bytes', Buffer.alloc(0), 'image/jpeg', 400, 'EMPTY_FILE'],
+      ['a truncated JPEG', plain.subarray(0, Math.floor(plain.length / 2)), 'image/jpeg', 422, 'IMAGE_UNREADABLE'],
+      ['a 17000×17000 PNG', pngClaiming(17_000, 17_000), 'image/png', 422, 'IMAGE_TOO_LARGE'],
+    ];
+    for (const [name, body, type, status, error] of cases) {
+      const ticket = (await register(anna.token, { type, size: Math.max(1, body.length) })).json().data;
+      const rssBefore = process.memoryUsage().rss;
+      const res = await put(ticket.presigned_url, body, type);
+      expect(res.statusCode, name).toBe(status);
+      expect(res.json().error, name).toBe(error);
+      // Refused from the header: nothing near 17000² pixels (289 MB) was ever decoded.
+      expect(process.memoryUsage().rss - rssBefore, name).toBeLessThan(100 * 1024 * 1024);
+    }
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: auth(anna.token) })).json();
+    expect(list.data.filter((m: { status: string }) => m.status === 'rejected').length).toBeGreaterThanOrEqual(cases.length - 1);
+  });
+
+  it('keeps only the pixels: location metadata and anything after the image are gone', async () => {
+    const withGps = await sharp(plain)
+      .withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '55/1 45/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '37/1 37/1 0/1' } })
+      .jpeg()
+      .toBuffer();
+    expect((await sharp(withGps).metadata()).exif).toBeDefined();
+    const polyglot = Buffer.concat([withGps, Buffer.from('<html><script>alert(1)</script></html>')]);
+    const id = await uploaded(anna.token, polyglot);
+    const stored = fs.readFileSync(path.join(t.dataDir, 'files', 'materials', anna.id, `${id}.jpg`));
+    expect((await sharp(stored).metadata()).exif).toBeUndefined();
+    expect(stored.includes(Buffer.from('<script'))).toBe(false);
+    expect(stored.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
+});
+
+describe('listing, reading and deleting', () => {
+  it('lists the seller’s own photos, 10 a page, with a readable address once uploaded', async () => {
+    const id = await uploaded(boris.token, plain, 'front');
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/materials/list', headers: auth(boris.token) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.meta).toMatchObject({ page: 1 });
+    expect(body.meta.total_pages).toBe(Math.ceil(body.meta.total / 10));
+    const item = body.data.find((m: { id: string }) => m.id === id);
+    expect(item).toMatchObject({ view: 'front', status: 'uploaded', file_type: 'image/jpeg', width: 1600, height: 1200 });
+    const file = await t.app.inject({ method: 'GET', url: item.file_url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect(body.data.every((m: { id: string }) => m.id !== undefined)).toBe(true);
+    const annas = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: auth(anna.token) })).json();
+    expect(annas.data.some((m: { id: string }) => m.id === id)).toBe(false);
+  });
+
+  it('pages through the list', async () => {
+    const seller = await signedInSeller(t, 'pager');
+    for (let i = 0; i < 12; i += 1) await register(seller.token);
+    const first = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list', headers: auth(seller.token) })).json();
+    const second = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page=2', headers: auth(seller.token) })).json();
+    expect(first.meta).toEqual({ total: 12, total_pages: 2, page: 1 });
+    expect(first.data).toHaveLength(10);
+    expect(second.data).toHaveLength(2);
+    expect(new Set([...first.data, ...second.data].map((m: { id: string }) => m.id)).size).toBe(12);
+  });
+
+  it('deletes only the seller’s own photo, and its file with it', async () => {
+    const id = await uploaded(anna.token);
+    const file = path.join(t.dataDir, 'files', 'materials', anna.id, `${id}.jpg`);
+    expect(fs.existsSync(file)).toBe(true);
+    const byBoris = await t.app.inject({ method: 'DELETE', url: `/api/v1/materials/${id}`, headers: auth(boris.token) });
+    expect(byBoris.statusCode).toBe(404);
+    expect(fs.existsSync(file)).toBe(true);
+    const byAnna = await t.app.inject({ method: 'DELETE', url: `/api/v1/materials/${id}`, headers: auth(anna.token) });
+    expect(byAnna.statusCode).toBe(200);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('names the shoe types and the parameters that apply to each', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/materials/shoe-categories', headers: { 'accept-language': 'en' } });
+    const boots = res.json().data.find((c: { id: string }) => c.id === 'boots');
+    expect(boots).toEqual({ id: 'boots', name: 'Boots', params: ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] });
+  });
+});
+
+describe('verify-angle', () => {
+  const verify = (token: string, material_id: string, view = 'right_45') =>
+    t.app.inject({ method: 'POST', url: '/api/v1/shoe-verification/verify-angle', headers: auth(token), payload: { material_id, view } });
+
+  it('passes a sharp shoe on a plain light background', async () => {
+    const res = await verify(anna.token, await uploaded(anna.token));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.ok).toBe(true);
+    expect(res.json().data.findings.map((f: { check: string }) => f.check)).toEqual(['resolution', 'sharpness', 'exposure', 'subject', 'background']);
+  });
+
+  it('warns about a busy background, a blurred shot and a dark one, in the seller’s language', async () => {
+    const busy = await verify(anna.token, await uploaded(anna.token, (await shoePhoto({ background: 'busy' })).jpeg));
+    expect(busy.json().data.findings.find((f: { check: string }) => f.check === 'background')).toMatchObject({
+      ok: false,
+      message: 'The background is busy: shoot on a plain light background.',
+    });
+    const blurred = await verify(anna.token, await uploaded(anna.token, (await shoePhoto({ blur: 6 })).jpeg));
+    expect(blurred.json().data.findings.find((f: { check: string }) => f.check === 'sharpness').ok).toBe(false);
+    const dark = await verify(anna.token, await uploaded(anna.token, (await shoePhoto({ exposure: 0.2 })).jpeg));
+    expect(dark.json().data.ok).toBe(false);
+  });
+
+  it('answers 404 for another seller’s photo and 409 before the photo arrives', async () => {
+    const id = await uploaded(anna.token);
+    expect((await verify(boris.token, id)).statusCode).toBe(404);
+    const pending = (await register(anna.token)).json().data.material_id;
+    expect((await verify(anna.token, pending)).statusCode).toBe(409);
+  });
+});
