@@ -99,7 +99,6 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   let subjectCount = 0;
   let subjectLuma = 0;
   let subjectClipped = 0;
-  let touches = 0;
   const touched = { top: false, bottom: false, left: false, right: false };
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
@@ -115,7 +114,7 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
       if (x === w - 1) touched.right = true;
     }
   }
-  touches = Object.values(touched).filter(Boolean).length;
+  const touches = Object.values(touched).filter(Boolean).length;
   const share = subjectCount / pixels;
   const subjectMean = subjectCount ? subjectLuma / subjectCount : 0;
   const clippedShare = subjectCount ? subjectClipped / subjectCount : 0;
