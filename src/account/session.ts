@@ -15,7 +15,7 @@ function stored(user: User): StoredUser {
 
 async function rememberForServiceWorker(token: string, userId: string) {
   try {
-    const { writeSessionRecord } = await import('../lib/db');
+    const { writeSessionRecord } = await import('../offline/db');
     await writeSessionRecord(token, userId);
   } catch (error) {
     // Without IndexedDB the page still works; only replay by the service worker is lost.

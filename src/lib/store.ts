@@ -18,7 +18,7 @@ export const clearSessionAtom = atom(null, (_get, set) => {
   set(userAtom, null);
   set(balanceAtom, null);
   // Loaded on demand: IndexedDB code has no place on the landing page's critical path.
-  void import('./db').then(({ clearSessionRecord }) => clearSessionRecord()).catch(() => {});
+  void import('../offline/db').then(({ clearSessionRecord }) => clearSessionRecord()).catch(() => {});
 });
 
 const themeBaseAtom = atom<Theme>(storedTheme());

@@ -9,7 +9,7 @@ import { getMe } from '../../src/account/api/get-me';
 import { login } from '../../src/features/auth/api/login';
 import { requestResetCode } from '../../src/features/auth/api/forgot-password';
 import { ApiError } from '../../src/lib/api-client';
-import { readSessionRecord } from '../../src/lib/db';
+import { readSessionRecord } from '../../src/offline/db';
 import { initI18n } from '../../src/lib/i18n';
 import { balanceAtom, sessionTokenAtom, store, userAtom } from '../../src/lib/store';
 import { linkIn } from '../support/mime';

@@ -1,13 +1,14 @@
 // @vitest-environment node
 // The IndexedDB session row the service worker reads (DESIGN §3), on fake-indexeddb.
 import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AppDatabase,
   clearSessionRecord,
   readSessionRecord,
   writeSessionRecord,
-} from '../../../src/lib/db';
+} from '../../../src/offline/db';
 
 const databases: AppDatabase[] = [];
 function open(name = `test-${Math.random()}`) {
@@ -46,5 +47,34 @@ describe('session record', () => {
     first.close();
     const second = open(name);
     expect((await readSessionRecord(second))?.token).toBe('token-1');
+  });
+});
+
+describe('schema versions', () => {
+  it('upgrades a version 1 database (session only) to version 2, keeping the session', async () => {
+    const name = `migrate-${Math.random()}`;
+    const first = new Dexie(name);
+    first.version(1).stores({ session: 'id' });
+    await first.table('session').put({ id: 'current', token: 'token-v1', userId: 'user-1', updatedAt: 1 });
+    first.close();
+
+    const upgraded = open(name);
+    expect(upgraded.verno).toBe(2);
+    expect((await readSessionRecord(upgraded))?.token).toBe('token-v1');
+    await upgraded.drafts.put({ contentType: 'video', page: 1, slots: {}, shoeParams: { heelHeight: 4 }, styles: null, updatedAt: 2 });
+    await upgraded.photos.put({
+      id: 'p1',
+      draftKey: 'video',
+      view: 'front',
+      mime: 'image/jpeg',
+      bytes: new Uint8Array([0xff, 0xd8, 0xff]).buffer,
+      width: 1,
+      height: 1,
+      createdAt: 2,
+    });
+    expect(await upgraded.photos.where('draftKey').equals('video').count()).toBe(1);
+    const photo = await upgraded.photos.get('p1');
+    expect(new Uint8Array(photo!.bytes)).toEqual(new Uint8Array([0xff, 0xd8, 0xff]));
+    expect((await upgraded.drafts.get('video'))?.shoeParams).toEqual({ heelHeight: 4 });
   });
 });

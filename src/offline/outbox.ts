@@ -1,0 +1,212 @@
+// The upload outbox (DESIGN §3): every photo becomes a job in IndexedDB that is worked until the
+// server holds it, by the page and by the service worker alike. A job is claimed with a lease
+// inside a transaction, so two runners never work the same job; its id is the Idempotency-Key,
+// so a replay never makes a second material. Network errors and 5xx wait and retry with backoff;
+// a 4xx ends the job with the server's message, shown on its slot until the seller retries.
+import type { ContentType, ShoeView } from '../../contract/enums';
+import type { AppDatabase, OutboxJob, PhotoRecord, SlotState } from './db';
+
+export class TransportError extends Error {
+  constructor(
+    /** HTTP status, or 0 when the server was not reached. */
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+/** How a runtime (page or service worker) talks to the server. */
+export interface UploadTransport {
+  /** POST /api/v1/materials/upload with `job.id` as Idempotency-Key. */
+  register(job: OutboxJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string }>;
+  /** PUT the bytes to the URL the server gave. */
+  put(url: string, photo: PhotoRecord): Promise<void>;
+}
+
+export const LEASE_MS = 90_000;
+const FIRST_RETRY_MS = 2_000;
+const LONGEST_WAIT_MS = 5 * 60_000;
+
+/** Doubling waits from 2 s up to 5 min, with ±20 % jitter so many clients do not retry together. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(LONGEST_WAIT_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/** Retry later (network, server trouble, an expired session) or stop and tell the seller. */
+function isTransient(status: number): boolean {
+  return status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
+}
+
+async function setSlot(
+  database: AppDatabase,
+  draftKey: ContentType,
+  view: ShoeView,
+  jobId: string,
+  changes: { state: SlotState; materialId?: string; error?: string },
+) {
+  await database.drafts
+    .where('contentType')
+    .equals(draftKey)
+    .modify((draft) => {
+      const slot = draft.slots[view];
+      // The seller may have replaced the photo since: only the slot this job carries changes.
+      if (!slot || slot.jobId !== jobId) return;
+      draft.slots[view] = { ...slot, ...changes, ...(changes.error === undefined ? { error: undefined } : {}) };
+      draft.updatedAt = Date.now();
+    });
+}
+
+/** Queues a stored photo for upload and marks its slot queued. */
+export async function enqueueUpload(
+  database: AppDatabase,
+  draftKey: ContentType,
+  view: ShoeView,
+  photoId: string,
+  now = Date.now(),
+): Promise<OutboxJob> {
+  const job: OutboxJob = {
+    id: crypto.randomUUID(),
+    kind: 'upload',
+    draftKey,
+    view,
+    photoId,
+    state: 'queued',
+    attempts: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await database.transaction('rw', database.outbox, database.drafts, async () => {
+    await database.outbox.add(job);
+    await database.drafts
+      .where('contentType')
+      .equals(draftKey)
+      .modify((draft) => {
+        const slot = draft.slots[view];
+        if (slot?.photoId === photoId) draft.slots[view] = { ...slot, state: 'queued', jobId: job.id, error: undefined };
+      });
+  });
+  return job;
+}
+
+/** Takes the next due job, or one whose runner vanished, under a lease. */
+async function claim(database: AppDatabase, now: number): Promise<OutboxJob | undefined> {
+  return database.transaction('rw', database.outbox, async () => {
+    const candidates = await database.outbox.where('state').anyOf('queued', 'running').sortBy('createdAt');
+    const job = candidates.find((j) =>
+      j.state === 'queued' ? j.nextAttemptAt <= now : (j.leaseUntil ?? 0) < now,
+    );
+    if (!job) return undefined;
+    const claimed = { ...job, state: 'running' as const, leaseUntil: now + LEASE_MS, updatedAt: now };
+    await database.outbox.put(claimed);
+    return claimed;
+  });
+}
+
+async function work(database: AppDatabase, transport: UploadTransport, job: OutboxJob, now: () => number) {
+  const photo = await database.photos.get(job.photoId);
+  if (!photo) {
+    // The seller deleted the photo: nothing is left to send.
+    await database.outbox.update(job.id, { state: 'done', updatedAt: now() });
+    return 'done' as const;
+  }
+  await setSlot(database, job.draftKey, job.view, job.id, { state: 'uploading' });
+  let current = job;
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      if (!current.materialId || !current.uploadUrl) {
+        const ticket = await transport.register(current, photo);
+        current = { ...current, materialId: ticket.materialId, uploadUrl: ticket.uploadUrl };
+        await database.outbox.update(job.id, { materialId: ticket.materialId, uploadUrl: ticket.uploadUrl });
+      }
+      try {
+        await transport.put(current.uploadUrl!, photo);
+        break;
+      } catch (error) {
+        // An upload URL lives 15 minutes: once expired, the same key gets a fresh one.
+        if (attempt === 0 && error instanceof TransportError && error.status === 403) {
+          current = { ...current, uploadUrl: undefined };
+          continue;
+        }
+        throw error;
+      }
+    }
+    await database.outbox.update(job.id, { state: 'done', leaseUntil: undefined, updatedAt: now() });
+    await setSlot(database, job.draftKey, job.view, job.id, { state: 'uploaded', materialId: current.materialId });
+    return 'done' as const;
+  } catch (error) {
+    const status = error instanceof TransportError ? error.status : 0;
+    const message = error instanceof Error ? error.message : String(error);
+    if (isTransient(status)) {
+      const attempts = job.attempts + 1;
+      await database.outbox.update(job.id, {
+        state: 'queued',
+        attempts,
+        nextAttemptAt: now() + backoffMs(attempts),
+        leaseUntil: undefined,
+        updatedAt: now(),
+      });
+      await setSlot(database, job.draftKey, job.view, job.id, { state: 'queued' });
+      return 'retry' as const;
+    }
+    await database.outbox.update(job.id, {
+      state: 'failed',
+      error: message,
+      errorStatus: status,
+      leaseUntil: undefined,
+      updatedAt: now(),
+    });
+    await setSlot(database, job.draftKey, job.view, job.id, { state: 'failed', error: message });
+    return 'failed' as const;
+  }
+}
+
+export interface RunResult {
+  done: number;
+  failed: number;
+  retrying: number;
+}
+
+/**
+ * Works every due job once, one at a time (photos compete for one upload link), and returns.
+ * Callers run it at start-up, on `online`, on `visibilitychange` and from Background Sync.
+ */
+export async function runOutbox(
+  database: AppDatabase,
+  transport: UploadTransport,
+  { now = Date.now }: { now?: () => number } = {},
+): Promise<RunResult> {
+  const result: RunResult = { done: 0, failed: 0, retrying: 0 };
+  const seen = new Set<string>();
+  for (;;) {
+    const job = await claim(database, now());
+    if (!job || seen.has(job.id)) {
+      if (job) await database.outbox.update(job.id, { state: 'queued', leaseUntil: undefined });
+      return result;
+    }
+    seen.add(job.id);
+    const outcome = await work(database, transport, job, now);
+    if (outcome === 'done') result.done += 1;
+    else if (outcome === 'failed') result.failed += 1;
+    else result.retrying += 1;
+  }
+}
+
+/**
+ * The slot's retry button: the refused job is replaced by a new one under a new key, since the
+ * server has closed the old material (and the seller may have fixed the photo since).
+ */
+export async function retryJob(database: AppDatabase, jobId: string, now = Date.now()): Promise<OutboxJob | undefined> {
+  const job = await database.outbox.get(jobId);
+  if (!job || job.state !== 'failed') return undefined;
+  await database.outbox.delete(jobId);
+  return enqueueUpload(database, job.draftKey, job.view, job.photoId, now);
+}
+
+/** Photos still on their way (the "N photos waiting for network" banner). */
+export function waitingUploads(database: AppDatabase): Promise<number> {
+  return database.outbox.where('state').anyOf('queued', 'running').count();
+}

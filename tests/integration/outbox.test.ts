@@ -1,0 +1,206 @@
+// The upload outbox on fake-indexeddb against the real server: jobs survive failures, wait with
+// backoff on network errors and 5xx, stop on a 4xx with the server's message and can be retried,
+// replay without duplicates, and two runners never send a photo twice.
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppDatabase, type PhotoRecord } from '../../src/offline/db';
+import { backoffMs, enqueueUpload, retryJob, runOutbox, waitingUploads } from '../../src/offline/outbox';
+import { fetchTransport } from '../../src/offline/transport';
+import { shoePhoto } from '../fixtures/shoes';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+
+let t: TestApp;
+let origin: string;
+let token: string;
+let jpeg: ArrayBuffer;
+const databases: AppDatabase[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  token = (await signedInSeller(t, 'olga')).token;
+  const bytes = (await shoePhoto()).jpeg;
+  jpeg = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  for (const database of databases.splice(0)) {
+    database.close();
+    await database.delete();
+  }
+});
+
+function open() {
+  const database = new AppDatabase(`outbox-${Math.random()}`);
+  databases.push(database);
+  return database;
+}
+
+/** A draft with one stored photo per view, each queued for upload. */
+async function queued(database: AppDatabase, views: PhotoRecord['view'][], bytes = jpeg) {
+  await database.drafts.put({ contentType: 'product', page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: 0 });
+  const jobs = [];
+  for (const view of views) {
+    const photo: PhotoRecord = { id: crypto.randomUUID(), draftKey: 'product', view, mime: 'image/jpeg', bytes, width: 1600, height: 1200, createdAt: 0 };
+    await database.photos.put(photo);
+    await database.drafts.update('product', { [`slots.${view}`]: { photoId: photo.id, state: 'stored' } });
+    jobs.push(await enqueueUpload(database, 'product', view, photo.id));
+  }
+  return jobs;
+}
+
+type Fault = (url: URL, init?: RequestInit) => Response | Error | undefined;
+
+/** The real transport, with faults injected in front of the real server. */
+function transport(fault?: Fault) {
+  return fetchTransport({
+    origin,
+    token: async () => token,
+    locale: () => 'en',
+    fetch: async (input, init) => {
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      const injected = fault?.(url, init);
+      if (injected instanceof Error) throw injected;
+      if (injected) return injected;
+      return fetch(url, init);
+    },
+  });
+}
+
+async function serverMaterials() {
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: { authorization: `Bearer ${token}` } });
+  return res.json().data as { id: string; status: string; view: string }[];
+}
+
+describe('the outbox', () => {
+  it('uploads every queued photo and marks its slot uploaded with the material', async () => {
+    const database = open();
+    const before = (await serverMaterials()).length;
+    await queued(database, ['right_45', 'front']);
+    expect(await waitingUploads(database)).toBe(2);
+    expect(await runOutbox(database, transport())).toEqual({ done: 2, failed: 0, retrying: 0 });
+    expect(await waitingUploads(database)).toBe(0);
+    const draft = await database.drafts.get('product');
+    expect(draft?.slots.right_45).toMatchObject({ state: 'uploaded', materialId: expect.any(String) });
+    const after = await serverMaterials();
+    expect(after.length - before).toBe(2);
+    expect(after.find((m) => m.id === draft?.slots.front?.materialId)?.status).toBe('uploaded');
+  });
+
+  it('keeps photos queued with growing waits while the network is down, then sends each once', async () => {
+    const database = open();
+    const before = (await serverMaterials()).length;
+    const [job] = await queued(database, ['back']);
+    let clock = Date.now();
+    const offline = transport(() => new TypeError('Failed to fetch'));
+    expect(await runOutbox(database, offline, { now: () => clock })).toEqual({ done: 0, failed: 0, retrying: 1 });
+    const waiting = await database.outbox.get(job!.id);
+    expect(waiting).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(waiting!.nextAttemptAt - clock).toBeGreaterThanOrEqual(1_600);
+    // Not due yet: nothing is tried.
+    expect(await runOutbox(database, transport(), { now: () => clock })).toEqual({ done: 0, failed: 0, retrying: 0 });
+    clock += 10_000;
+    expect(await runOutbox(database, transport(), { now: () => clock })).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect((await serverMaterials()).length - before).toBe(1);
+  });
+
+  it('retries a 5xx, and a registration whose answer was lost replays to the same material', async () => {
+    const database = open();
+    const before = (await serverMaterials()).length;
+    const [job] = await queued(database, ['left_side']);
+    let clock = Date.now();
+    // The server registers the material but the answer never arrives; then the PUT meets a 503.
+    let dropped = false;
+    const flaky = fetchTransport({
+      origin,
+      token: async () => token,
+      locale: () => 'en',
+      fetch: async (input, init) => {
+        const url = new URL(String(input));
+        const response = await fetch(url, init);
+        if (url.pathname.endsWith('/materials/upload') && !dropped) {
+          dropped = true;
+          throw new TypeError('connection reset');
+        }
+        return response;
+      },
+    });
+    expect((await runOutbox(database, flaky, { now: () => clock })).retrying).toBe(1);
+    clock += 10_000;
+    const unavailable = transport((url) => (url.pathname.startsWith('/api/v1/storage/') ? new Response('{}', { status: 503 }) : undefined));
+    expect((await runOutbox(database, unavailable, { now: () => clock })).retrying).toBe(1);
+    expect((await database.outbox.get(job!.id))!.attempts).toBe(2);
+    clock += 60_000;
+    expect((await runOutbox(database, transport(), { now: () => clock })).done).toBe(1);
+    const added = (await serverMaterials()).slice(0, (await serverMaterials()).length - before);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ view: 'left_side', status: 'uploaded' });
+  });
+
+  it('ends a refused photo with the server’s message on its slot, and sends it again on retry', async () => {
+    const database = open();
+    const [job] = await queued(database, ['bottom'], new TextEncoder().encode('not a photo').buffer as ArrayBuffer);
+    expect(await runOutbox(database, transport())).toEqual({ done: 0, failed: 1, retrying: 0 });
+    const failed = await database.outbox.get(job!.id);
+    expect(failed).toMatchObject({ state: 'failed', errorStatus: 415 });
+    const slot = (await database.drafts.get('product'))?.slots.bottom;
+    expect(slot).toMatchObject({ state: 'failed', error: 'Formats: [jpg,jpeg,png]. Only JPEG and PNG photos are accepted.' });
+    expect(await waitingUploads(database)).toBe(0);
+
+    // The seller fixes it (here: the stored bytes) and presses retry.
+    await database.photos.update(failed!.photoId, { bytes: jpeg });
+    const again = await retryJob(database, job!.id);
+    expect(again?.id).not.toBe(job!.id);
+    expect((await database.drafts.get('product'))?.slots.bottom).toMatchObject({ state: 'queued', jobId: again?.id });
+    expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
+  });
+
+  it('gets a fresh upload URL when the old one has expired', async () => {
+    const database = open();
+    const [job] = await queued(database, ['optional1']);
+    let forbidden = true;
+    const expiring = transport((url) => {
+      if (url.pathname.startsWith('/api/v1/storage/') && forbidden) {
+        forbidden = false;
+        return new Response(JSON.stringify({ message: 'expired' }), { status: 403 });
+      }
+      return undefined;
+    });
+    expect(await runOutbox(database, expiring)).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect((await database.outbox.get(job!.id))!.state).toBe('done');
+  });
+
+  it('never sends a photo twice when two runners work the same outbox', async () => {
+    const database = open();
+    const before = (await serverMaterials()).length;
+    await queued(database, ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom']);
+    const registrations: string[] = [];
+    const counting = transport((url, init) => {
+      if (url.pathname.endsWith('/materials/upload')) registrations.push(String((init?.headers as Record<string, string>)['idempotency-key']));
+      return undefined;
+    });
+    const [a, b] = await Promise.all([runOutbox(database, counting), runOutbox(database, counting)]);
+    expect(a.done + b.done).toBe(6);
+    expect(new Set(registrations).size).toBe(registrations.length);
+    expect((await serverMaterials()).length - before).toBe(6);
+  });
+
+  it('takes over a job whose runner vanished once its lease ends', async () => {
+    const database = open();
+    const [job] = await queued(database, ['optional2']);
+    await database.outbox.update(job!.id, { state: 'running', leaseUntil: Date.now() + 60_000 });
+    expect((await runOutbox(database, transport())).done).toBe(0);
+    expect((await runOutbox(database, transport(), { now: () => Date.now() + 120_000 })).done).toBe(1);
+  });
+});
+
+describe('backoff', () => {
+  it('doubles from 2 s to at most 5 minutes, with jitter', () => {
+    expect(backoffMs(1, () => 0.5)).toBe(2_000);
+    expect(backoffMs(3, () => 0.5)).toBe(8_000);
+    expect(backoffMs(20, () => 0.5)).toBe(300_000);
+    expect(backoffMs(1, () => 0)).toBe(1_600);
+    expect(backoffMs(1, () => 1)).toBe(2_400);
+  });
+});
