@@ -21,6 +21,8 @@ const ShoesPage = lazy(() => import('../features/shoes/ShoesPage'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage'));
 const FeedbackPage = lazy(() => import('../features/feedback/FeedbackPage'));
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
+const HomePage = lazy(() => import('../features/workspace/HomePage'));
+const TaskPage = lazy(() => import('../features/task/TaskPage'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('../features/not-found/NotFoundPage'));
 const UpdateDialog = lazy(() => import('../features/updates/UpdateDialog'));
@@ -34,6 +36,8 @@ const PAGES: Partial<Record<keyof typeof ROUTES, ComponentType>> = {
   contact_us: ContactPage,
   feedback: FeedbackPage,
   verify_email: VerifyEmailPage,
+  home: HomePage,
+  task: TaskPage,
 };
 
 function element(route: RouteDef, name: keyof typeof ROUTES) {
@@ -55,7 +59,11 @@ export function App() {
 
   useEffect(() => {
     // At start with a stored token the server confirms the session (SPEC §4).
-    if (signedIn) void session().then((module) => module.resumeSession());
+    if (signedIn) {
+      void session().then((module) => module.resumeSession());
+      // Photos left in the outbox by an earlier visit go up as soon as the app starts.
+      void import('../capture/uploads').then((uploads) => uploads.startUploads());
+    }
     // Only at start: a sign-in later begins its session itself.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

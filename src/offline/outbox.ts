@@ -206,6 +206,11 @@ export async function retryJob(database: AppDatabase, jobId: string, now = Date.
   return enqueueUpload(database, job.draftKey, job.view, job.photoId, now);
 }
 
+/** The network is back or the app is in front again: every waiting photo is due now. */
+export async function wakeQueued(database: AppDatabase, now = Date.now()): Promise<void> {
+  await database.outbox.where('state').equals('queued').modify({ nextAttemptAt: now });
+}
+
 /** Photos still on their way (the "N photos waiting for network" banner). */
 export function waitingUploads(database: AppDatabase): Promise<number> {
   return database.outbox.where('state').anyOf('queued', 'running').count();

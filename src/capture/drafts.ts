@@ -1,0 +1,98 @@
+// A seller's work on /task, kept in IndexedDB as it happens (DESIGN §3): the draft per content
+// type, each slot's photo and where its upload stands. The page re-reads it after a reload, offline
+// or after the app was closed.
+import type { ContentType, ShoeView } from '../../contract/enums';
+import type { CompressedPhoto } from '../../contract/capture';
+import { db, type DraftRecord, type PhotoRecord, type ShoeParams } from '../offline/db';
+import { enqueueUpload } from '../offline/outbox';
+
+let persistenceAsked = false;
+
+function emptyDraft(contentType: ContentType): DraftRecord {
+  return { contentType, page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: Date.now() };
+}
+
+export async function loadDraft(contentType: ContentType): Promise<DraftRecord> {
+  return (await db.drafts.get(contentType)) ?? emptyDraft(contentType);
+}
+
+/** Asks the browser not to evict our data under storage pressure, once, with the first photo. */
+function askForPersistence() {
+  if (persistenceAsked) return;
+  persistenceAsked = true;
+  void navigator.storage?.persist?.().catch(() => false);
+}
+
+export class StorageFullError extends Error {
+  constructor() {
+    super('QUOTA');
+    this.name = 'StorageFullError';
+  }
+}
+
+function isQuotaError(error: unknown): boolean {
+  const name = (error as { name?: string; inner?: { name?: string } }).name;
+  const inner = (error as { inner?: { name?: string } }).inner?.name;
+  return name === 'QuotaExceededError' || inner === 'QuotaExceededError';
+}
+
+/** Stores a photo in its slot and queues its upload, replacing what the slot held. */
+export async function putPhoto(contentType: ContentType, view: ShoeView, photo: CompressedPhoto): Promise<PhotoRecord> {
+  askForPersistence();
+  const record: PhotoRecord = {
+    id: crypto.randomUUID(),
+    draftKey: contentType,
+    view,
+    mime: photo.mime,
+    bytes: photo.bytes,
+    width: photo.width,
+    height: photo.height,
+    createdAt: Date.now(),
+  };
+  try {
+    await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
+      const draft = (await db.drafts.get(contentType)) ?? emptyDraft(contentType);
+      const previous = draft.slots[view];
+      if (previous) {
+        await db.photos.delete(previous.photoId);
+        if (previous.jobId) await db.outbox.delete(previous.jobId);
+      }
+      await db.photos.put(record);
+      draft.slots[view] = { photoId: record.id, state: 'stored' };
+      draft.updatedAt = Date.now();
+      await db.drafts.put(draft);
+    });
+  } catch (error) {
+    if (isQuotaError(error)) throw new StorageFullError();
+    throw error;
+  }
+  await enqueueUpload(db, contentType, view, record.id);
+  return record;
+}
+
+export async function removePhoto(contentType: ContentType, view: ShoeView): Promise<void> {
+  await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
+    const draft = await db.drafts.get(contentType);
+    const slot = draft?.slots[view];
+    if (!draft || !slot) return;
+    await db.photos.delete(slot.photoId);
+    if (slot.jobId) await db.outbox.delete(slot.jobId);
+    delete draft.slots[view];
+    draft.updatedAt = Date.now();
+    await db.drafts.put(draft);
+  });
+}
+
+export async function saveShoeParams(contentType: ContentType, shoeParams: ShoeParams): Promise<void> {
+  const draft = await loadDraft(contentType);
+  await db.drafts.put({ ...draft, shoeParams, updatedAt: Date.now() });
+}
+
+export async function savePage(contentType: ContentType, page: 1 | 2): Promise<void> {
+  const draft = await loadDraft(contentType);
+  await db.drafts.put({ ...draft, page, updatedAt: Date.now() });
+}
+
+export function photoOf(id: string) {
+  return db.photos.get(id);
+}

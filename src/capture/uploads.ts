@@ -1,0 +1,80 @@
+// Works the upload outbox from the page: at start, when the network returns, when the app comes
+// back to the foreground, and whenever a photo is queued. One runner at a time per browser
+// (a Web Lock shared with the service worker); the outbox's leases guard the rest.
+import { atom } from 'jotai';
+import { db, readSessionRecord } from '../offline/db';
+import { runOutbox, waitingUploads, wakeQueued } from '../offline/outbox';
+import { fetchTransport } from '../offline/transport';
+import { currentLocale } from '../lib/i18n';
+import { store } from '../lib/store';
+
+export const OUTBOX_LOCK = 'solestudio-outbox';
+
+/** Photos still on their way to the server (the waiting-for-network banner). */
+export const waitingUploadsAtom = atom(0);
+/** Bumped after every run, so pages re-read their drafts. */
+export const outboxRunAtom = atom(0);
+
+const transport = fetchTransport({
+  origin: location.origin,
+  token: async () => (await readSessionRecord())?.token ?? null,
+  locale: currentLocale,
+});
+
+let running: Promise<void> | null = null;
+let again = false;
+
+async function runOnce() {
+  const work = () => runOutbox(db, transport);
+  if (navigator.locks) await navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) => (lock ? work() : null));
+  else await work();
+}
+
+/** Runs the outbox now (or right after the current run). */
+export function processUploads(): Promise<void> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    do {
+      again = false;
+      try {
+        await runOnce();
+      } catch (error) {
+        console.warn('The upload outbox stopped', error);
+      }
+      store.set(waitingUploadsAtom, await waitingUploads(db));
+      store.set(outboxRunAtom, (n) => n + 1);
+    } while (again);
+  })().finally(() => {
+    running = null;
+    scheduleNext();
+  });
+  return running;
+}
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** While photos wait, look again when the earliest one is due. */
+async function scheduleNext() {
+  clearTimeout(timer);
+  const next = await db.outbox.where('state').equals('queued').sortBy('nextAttemptAt');
+  const due = next[0]?.nextAttemptAt;
+  if (due === undefined) return;
+  timer = setTimeout(() => void processUploads(), Math.max(500, due - Date.now()));
+}
+
+let started = false;
+
+/** Starts the page's runner once. */
+export function startUploads(): void {
+  if (started) return;
+  started = true;
+  const wake = () => void wakeQueued(db).then(processUploads);
+  window.addEventListener('online', wake);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') wake();
+  });
+  void processUploads();
+}

@@ -1,0 +1,330 @@
+// /task page 1 (SPEC §2, §4, §5): the shooting requirements, eight slots (five required views,
+// the sole and two details) filled from files, the shoe's measurements, and the next-page button.
+// Every photo is compressed in a worker, stored in IndexedDB at once and queued for upload, so a
+// reload, a lost network or a closed app loses nothing; the slots show where each upload stands.
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { IonButton } from '@ionic/react';
+import { arrowBackOutline, cloudOfflineOutline, cloudUploadOutline, informationCircleOutline } from 'ionicons/icons';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import '../../lib/account-texts';
+import { CONTENT_TYPES, REQUIRED_VIEWS, SHOE_VIEWS, type ContentType, type ShoeView } from '../../../contract/enums';
+import { isAcceptedPhoto } from '../../../contract/capture';
+import { assignToSlots, viewsProblem } from '../../../contract/views';
+import { Dialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { showToast } from '../../components/toast';
+import { paths } from '../../config/paths';
+import { HomeLayout } from '../../layouts/HomeLayout';
+import { onlineAtom } from '../../lib/store';
+import { ViewIllustration } from '../../capture/ViewIllustration';
+import { PhotoTooLargeError, compressPhoto } from '../../capture/compress';
+import { StorageFullError, loadDraft, putPhoto, removePhoto, saveShoeParams, savePage } from '../../capture/drafts';
+import { outboxRunAtom, processUploads, startUploads, waitingUploadsAtom } from '../../capture/uploads';
+import { db, type DraftRecord, type ShoeParams } from '../../offline/db';
+import { retryJob } from '../../offline/outbox';
+import './task.css';
+
+const PARAMS = ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] as const;
+
+function contentTypeOf(search: string): ContentType | null {
+  const type = new URLSearchParams(search).get('type');
+  return CONTENT_TYPES.find((t) => t === type) ?? null;
+}
+
+/** Object URLs for the draft's photos, made once per photo and released when gone. */
+function useThumbnails(draft: DraftRecord | null) {
+  const urls = useRef(new Map<string, string>());
+  const [, setVersion] = useState(0);
+  useEffect(() => {
+    if (!draft) return;
+    let cancelled = false;
+    const wanted = new Set(Object.values(draft.slots).map((slot) => slot!.photoId));
+    for (const [id, url] of urls.current) {
+      if (!wanted.has(id)) {
+        URL.revokeObjectURL(url);
+        urls.current.delete(id);
+      }
+    }
+    const missing = [...wanted].filter((id) => !urls.current.has(id));
+    void db.photos.bulkGet(missing).then((photos) => {
+      if (cancelled) return;
+      for (const photo of photos) {
+        if (photo && !urls.current.has(photo.id)) {
+          urls.current.set(photo.id, URL.createObjectURL(new Blob([photo.bytes], { type: photo.mime })));
+        }
+      }
+      setVersion((v) => v + 1);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [draft]);
+  useEffect(() => {
+    const current = urls.current;
+    return () => {
+      for (const url of current.values()) URL.revokeObjectURL(url);
+      current.clear();
+    };
+  }, []);
+  return (photoId: string | undefined) => (photoId ? urls.current.get(photoId) : undefined);
+}
+
+export default function TaskPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const type = contentTypeOf(useLocation().search);
+  const [draft, setDraft] = useState<DraftRecord | null>(null);
+  const [requirementsOpen, setRequirementsOpen] = useState(false);
+  const [progress, setProgress] = useState<Partial<Record<ShoeView, number>>>({});
+  const [params, setParams] = useState<Record<string, string>>({});
+  const outboxRuns = useAtomValue(outboxRunAtom);
+  const waiting = useAtomValue(waitingUploadsAtom);
+  const online = useAtomValue(onlineAtom);
+  const batchInput = useRef<HTMLInputElement>(null);
+  const thumbnail = useThumbnails(draft);
+
+  const reload = useCallback(async () => {
+    if (!type) return;
+    const loaded = await loadDraft(type);
+    setDraft(loaded);
+    return loaded;
+  }, [type]);
+
+  useEffect(() => {
+    startUploads();
+    if (!type) return;
+    void loadDraft(type).then((loaded) => {
+      setDraft(loaded);
+      setParams(Object.fromEntries(Object.entries(loaded.shoeParams).map(([k, v]) => [k, String(v)])));
+      if (Object.keys(loaded.slots).length === 0) setRequirementsOpen(true);
+    });
+  }, [type]);
+
+  useEffect(() => {
+    if (type) void loadDraft(type).then(setDraft);
+  }, [outboxRuns, type]);
+
+  if (!type) return <Navigate to={paths.home} replace />;
+
+  const addPhoto = async (view: ShoeView, file: File) => {
+    if (!isAcceptedPhoto(file)) {
+      showToast(t('task.errors.format'), 'error');
+      return;
+    }
+    setProgress((p) => ({ ...p, [view]: 0 }));
+    try {
+      const compressed = await compressPhoto(file, (percent) => setProgress((p) => ({ ...p, [view]: percent })));
+      await putPhoto(type, view, compressed);
+      await reload();
+      void processUploads();
+    } catch (error) {
+      if (error instanceof PhotoTooLargeError) showToast(t('task.errors.tooLarge'), 'error');
+      else if (error instanceof StorageFullError) showToast(t('task.errors.quota'), 'error', 10_000);
+      else showToast(t('task.errors.compress'), 'error');
+    } finally {
+      setProgress((p) => {
+        const next = { ...p };
+        delete next[view];
+        return next;
+      });
+    }
+  };
+
+  const addBatch = async (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.target.files ?? [])];
+    event.target.value = '';
+    const refused = files.filter((file) => !isAcceptedPhoto(file));
+    if (refused.length > 0) showToast(t('task.errors.format'), 'error');
+    const filled = Object.keys(draft?.slots ?? {}) as ShoeView[];
+    const { placed, leftOver } = assignToSlots(files.filter(isAcceptedPhoto), filled);
+    if (leftOver.length > 0) showToast(t('task.batchLeftOver', { count: leftOver.length }), 'info');
+    for (const [view, file] of placed) await addPhoto(view, file);
+  };
+
+  const saveParam = (name: (typeof PARAMS)[number], text: string) => {
+    setParams((p) => ({ ...p, [name]: text }));
+    const next: ShoeParams = { ...draft?.shoeParams };
+    const value = Number(text.replace(',', '.'));
+    if (text.trim() === '') delete next[name];
+    else if (Number.isFinite(value) && value >= 0 && value <= 100) next[name] = value;
+    else return;
+    void saveShoeParams(type, next).then(reload);
+  };
+
+  const next = async () => {
+    const problem = viewsProblem(Object.keys(draft?.slots ?? {}) as ShoeView[]);
+    if (problem) {
+      showToast(t(problem === 'viewSize' ? 'task.errors.viewSize' : 'task.errors.required'), 'error');
+      return;
+    }
+    await savePage(type, 2);
+    await reload();
+  };
+
+  const back = async () => {
+    if (draft?.page === 2) {
+      await savePage(type, 1);
+      await reload();
+    } else {
+      navigate(paths.home);
+    }
+  };
+
+  const title = t(`task.titles.${type}`);
+  return (
+    <HomeLayout title={title} testId="task-page">
+      <div className="task__head">
+        <button type="button" className="task__back" onClick={() => void back()} aria-label={t('task.back')}>
+          <Icon icon={arrowBackOutline} />
+        </button>
+        <h1>{title}</h1>
+      </div>
+      {waiting > 0 ? (
+        <p className={`task__banner${online ? '' : ' task__banner--offline'}`} role="status" data-testid="upload-banner">
+          <Icon icon={online ? cloudUploadOutline : cloudOfflineOutline} />
+          {online ? t('task.uploadingCount', { count: waiting }) : t('task.waiting', { count: waiting })}
+        </p>
+      ) : null}
+
+      {draft?.page === 2 ? (
+        <section className="task__styles" data-testid="task-page-2">
+          <p>{t('task.stylesSoon')}</p>
+        </section>
+      ) : (
+        <>
+          <div className="task__toolbar">
+            <p className="task__step">{t('task.stepPhotos')}</p>
+            <button type="button" className="link-button" onClick={() => setRequirementsOpen(true)}>
+              <Icon icon={informationCircleOutline} /> {t('task.requirements.show')}
+            </button>
+          </div>
+          <ul className="task__slots">
+            {SHOE_VIEWS.map((view) => {
+              const slot = draft?.slots[view];
+              const url = thumbnail(slot?.photoId);
+              const percent = progress[view];
+              const state = percent !== undefined ? t('task.slot.states.compressing', { percent: Math.round(percent) }) : slot ? t(`task.slot.states.${slot.state}`) : null;
+              const inputId = `slot-input-${view}`;
+              return (
+                <li key={view} className={`slot slot--${slot?.state ?? 'empty'}`} data-testid={`slot-${view}`} data-state={slot?.state ?? 'empty'}>
+                  <div className="slot__picture">
+                    {url ? <img src={url} alt={t('task.slot.photoAlt', { view: t(`task.views.${view}`) })} /> : <ViewIllustration view={view} className="slot__drawing" />}
+                  </div>
+                  <div className="slot__label">
+                    <span>{t(`task.views.${view}`)}</span>
+                    <span className="slot__chip">{REQUIRED_VIEWS.includes(view as (typeof REQUIRED_VIEWS)[number]) ? t('task.required') : t('task.optional')}</span>
+                  </div>
+                  {state ? <p className="slot__state">{state}</p> : null}
+                  {slot?.state === 'failed' && slot.error ? (
+                    <p className="slot__error" role="alert">
+                      {slot.error}
+                    </p>
+                  ) : null}
+                  <div className="slot__actions">
+                    <label htmlFor={inputId} className="slot__button">
+                      {slot ? t('task.slot.replace') : t('task.slot.add')}
+                    </label>
+                    <input
+                      id={inputId}
+                      className="visually-hidden"
+                      type="file"
+                      accept="image/jpeg,image/png"
+                      onChange={(event) => {
+                        const file = event.target.files?.[0];
+                        event.target.value = '';
+                        if (file) void addPhoto(view, file);
+                      }}
+                    />
+                    {slot?.state === 'failed' && slot.jobId ? (
+                      <button type="button" className="slot__button" onClick={() => void retryJob(db, slot.jobId!).then(reload).then(processUploads)}>
+                        {t('task.slot.retry')}
+                      </button>
+                    ) : null}
+                    {slot ? (
+                      <button type="button" className="slot__button slot__button--danger" onClick={() => void removePhoto(type, view).then(reload)}>
+                        {t('task.slot.remove')}
+                      </button>
+                    ) : null}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="task__batch">
+            <IonButton fill="outline" onClick={() => batchInput.current?.click()} data-testid="batch-upload">
+              {t('task.batch')}
+            </IonButton>
+            <input
+              ref={batchInput}
+              className="visually-hidden"
+              type="file"
+              accept="image/jpeg,image/png"
+              multiple
+              data-testid="batch-input"
+              aria-label={t('task.batch')}
+              onChange={(event) => void addBatch(event)}
+            />
+          </div>
+          <fieldset className="task__params">
+            <legend>{t('task.params.title')}</legend>
+            {PARAMS.map((name) => (
+              <div className="field" key={name}>
+                <label htmlFor={`param-${name}`}>{t(`task.params.${name}`)}</label>
+                <input
+                  id={`param-${name}`}
+                  inputMode="decimal"
+                  value={params[name] ?? ''}
+                  onChange={(event) => saveParam(name, event.target.value)}
+                />
+              </div>
+            ))}
+          </fieldset>
+          <div className="task__bottom">
+            <IonButton expand="block" onClick={() => void next()} data-testid="task-next">
+              {t('task.next')}
+            </IonButton>
+          </div>
+        </>
+      )}
+
+      <Dialog
+        open={requirementsOpen}
+        onClose={() => setRequirementsOpen(false)}
+        labelledBy="requirements-title"
+        closeLabel={t('form.close')}
+        testId="requirements-dialog"
+      >
+        <h2 id="requirements-title">{t('task.requirements.title')}</h2>
+        <ul className="requirements__rules">
+          <li>{t('task.requirements.background')}</li>
+          <li>{t('task.requirements.light')}</li>
+          <li>{t('task.requirements.frame')}</li>
+        </ul>
+        <p>{t('task.requirements.angles')}</p>
+        <ul className="requirements__angles">
+          {SHOE_VIEWS.slice(0, 6).map((view) => (
+            <li key={view}>
+              <ViewIllustration view={view} className="requirements__drawing" />
+              <span>{t(`task.views.${view}`)}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="dialog__actions">
+          <IonButton fill="clear" onClick={() => setRequirementsOpen(false)}>
+            {t('task.requirements.close')}
+          </IonButton>
+          <IonButton
+            onClick={() => {
+              setRequirementsOpen(false);
+              batchInput.current?.click();
+            }}
+          >
+            {t('task.requirements.upload')}
+          </IonButton>
+        </div>
+      </Dialog>
+    </HomeLayout>
+  );
+}
