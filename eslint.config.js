@@ -57,6 +57,8 @@ export default tseslint.config(
         { type: 'contract', pattern: 'contract' },
         { type: 'server', pattern: 'server' },
         { type: 'worker', pattern: 'workers' },
+        // Runs in the page and in the service worker: IndexedDB and the upload outbox.
+        { type: 'offline', pattern: 'src/offline' },
         { type: 'feature', pattern: 'src/features/*', capture: ['feature'] },
         { type: 'app', pattern: 'src/app' },
         { type: 'shared', pattern: 'src/*' },
@@ -75,15 +77,19 @@ export default tseslint.config(
             },
             {
               from: { element: { type: 'worker' } },
-              allow: { to: { element: { types: { anyOf: ['worker', 'contract'] } } } },
+              allow: { to: { element: { types: { anyOf: ['worker', 'offline', 'contract'] } } } },
+            },
+            {
+              from: { element: { type: 'offline' } },
+              allow: { to: { element: { types: { anyOf: ['offline', 'contract'] } } } },
             },
             {
               from: { element: { type: 'shared' } },
-              allow: { to: { element: { types: { anyOf: ['shared', 'contract'] } } } },
+              allow: { to: { element: { types: { anyOf: ['shared', 'offline', 'contract'] } } } },
             },
             {
               from: { element: { type: 'feature' } },
-              allow: { to: { element: { types: { anyOf: ['shared', 'contract'] } } } },
+              allow: { to: { element: { types: { anyOf: ['shared', 'offline', 'contract'] } } } },
             },
             {
               from: { element: { type: 'feature' } },
@@ -91,7 +97,7 @@ export default tseslint.config(
             },
             {
               from: { element: { type: 'app' } },
-              allow: { to: { element: { types: { anyOf: ['app', 'feature', 'shared', 'contract'] } } } },
+              allow: { to: { element: { types: { anyOf: ['app', 'feature', 'shared', 'offline', 'contract'] } } } },
             },
           ],
         },

@@ -94,3 +94,37 @@ test('offline: photos wait in the outbox, survive a reload, and go up once the n
   expect(onServer).toHaveLength(6);
   expect(new Set(onServer.map((m) => m.view)).size).toBe(6);
 });
+
+test('with no page open, the service worker sends waiting photos when Background Sync fires', async ({ page, context, request, baseURL }) => {
+  const seller = await createVerifiedSeller(request, 'sync');
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  await openProductTask(page);
+
+  await context.setOffline(true);
+  await activePage(page).getByTestId('batch-input').setInputFiles(await photos(2));
+  for (const view of SIX.slice(0, 2)) await expect(activePage(page).getByTestId(`slot-${view}`)).toHaveAttribute('data-state', 'queued', { timeout: 30_000 });
+
+  // The seller leaves: no page runs the outbox any more.
+  const cdp = await context.newCDPSession(page);
+  const registrations: string[] = [];
+  cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: list }) => {
+    for (const r of list as { registrationId: string; scopeURL: string; isDeleted: boolean }[]) {
+      if (!r.isDeleted && r.scopeURL.startsWith(baseURL!)) registrations.push(r.registrationId);
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+  await page.goto('about:blank');
+  await context.setOffline(false);
+  await expect.poll(() => registrations.length).toBeGreaterThan(0);
+
+  const listed = async () =>
+    ((await (await request.get('/api/v1/materials/list', { headers: { authorization: `Bearer ${token}` } })).json()).data as { status: string }[]).filter(
+      (m) => m.status === 'uploaded',
+    ).length;
+  expect(await listed()).toBe(0);
+  await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(baseURL!).origin, registrationId: registrations[0]!, tag: 'outbox', lastChance: false });
+  await expect.poll(listed, { timeout: 30_000 }).toBe(2);
+});

@@ -8,6 +8,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { clientsClaim } from 'workbox-core';
 import { isNavigationFallbackPath, isRuntimeCacheable } from './routing';
+import { OUTBOX_SYNC_TAG, replayUploads } from './outbox-replay';
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -38,8 +39,24 @@ registerRoute(
 );
 
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const type = (event.data as { type?: string } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  // The page asks for a replay, for example when it is about to close with photos waiting.
+  if (type === 'OUTBOX') event.waitUntil(replayUploads(self.location.origin, { wake: true }).catch(() => null));
 });
+
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+// Background Sync: the browser wakes the worker once the network is back, even with no page open.
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayUploads(self.location.origin, { wake: true }));
+});
+
+// Whenever the worker starts (a browser restart, a wake-up) it sends what is waiting.
+void replayUploads(self.location.origin).catch(() => null);
 
 // The first worker takes control at once, so the very first visit is already cached for offline.
 clientsClaim();

@@ -1,6 +1,7 @@
 // The signed-in session's life: beginning it after sign-in, checking it when the app starts,
 // the one-time initialisation, the balance, and signing out.
 import type { AccessToken, User } from '../../contract/auth';
+import { currentLocale } from '../lib/i18n';
 import { storeSession, updateStoredSession, type StoredUser } from '../lib/session';
 import { balanceAtom, clearSessionAtom, sessionTokenAtom, store, userAtom } from '../lib/store';
 import { getBalance } from './api/get-balance';
@@ -15,8 +16,8 @@ function stored(user: User): StoredUser {
 
 async function rememberForServiceWorker(token: string, userId: string) {
   try {
-    const { writeSessionRecord } = await import('../offline/db');
-    await writeSessionRecord(token, userId);
+    const { db, writeSessionRecord } = await import('../offline/db');
+    await writeSessionRecord(token, userId, db, currentLocale());
   } catch (error) {
     // Without IndexedDB the page still works; only replay by the service worker is lost.
     console.warn('The session could not be stored for background uploads', error);

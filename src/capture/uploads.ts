@@ -3,12 +3,11 @@
 // (a Web Lock shared with the service worker); the outbox's leases guard the rest.
 import { atom } from 'jotai';
 import { db, readSessionRecord } from '../offline/db';
-import { runOutbox, waitingUploads, wakeQueued } from '../offline/outbox';
+import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, runOutbox, waitingUploads, wakeQueued } from '../offline/outbox';
 import { fetchTransport } from '../offline/transport';
 import { currentLocale } from '../lib/i18n';
 import { store } from '../lib/store';
 
-export const OUTBOX_LOCK = 'solestudio-outbox';
 
 /** Photos still on their way to the server (the waiting-for-network banner). */
 export const waitingUploadsAtom = atom(0);
@@ -44,14 +43,26 @@ export function processUploads(): Promise<void> {
       } catch (error) {
         console.warn('The upload outbox stopped', error);
       }
-      store.set(waitingUploadsAtom, await waitingUploads(db));
+      const waiting = await waitingUploads(db);
+      store.set(waitingUploadsAtom, waiting);
       store.set(outboxRunAtom, (n) => n + 1);
+      if (waiting > 0) requestBackgroundSync();
     } while (again);
   })().finally(() => {
     running = null;
     scheduleNext();
   });
   return running;
+}
+
+/**
+ * Asks the browser to wake the service worker when the network is back, so photos go up even
+ * if the seller has closed the app by then (Background Sync, where the browser has it).
+ */
+function requestBackgroundSync() {
+  void navigator.serviceWorker?.ready
+    .then((registration) => (registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG))
+    .catch(() => {});
 }
 
 let timer: ReturnType<typeof setTimeout> | undefined;

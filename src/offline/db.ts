@@ -10,6 +10,8 @@ export interface SessionRecord {
   id: 'current';
   token: string;
   userId: string;
+  /** The seller's language, for the messages the service worker's uploads may bring back. */
+  locale?: string;
   updatedAt: number;
 }
 
@@ -101,8 +103,13 @@ export class AppDatabase extends Dexie {
 
 export const db = new AppDatabase();
 
-export async function writeSessionRecord(token: string, userId: string, database: AppDatabase = db): Promise<void> {
-  await database.session.put({ id: 'current', token, userId, updatedAt: Date.now() });
+export async function writeSessionRecord(
+  token: string,
+  userId: string,
+  database: AppDatabase = db,
+  locale?: string,
+): Promise<void> {
+  await database.session.put({ id: 'current', token, userId, locale, updatedAt: Date.now() });
 }
 
 export async function clearSessionRecord(database: AppDatabase = db): Promise<void> {

@@ -25,6 +25,11 @@ export interface UploadTransport {
   put(url: string, photo: PhotoRecord): Promise<void>;
 }
 
+/** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
+export const OUTBOX_LOCK = 'solestudio-outbox';
+/** The Background Sync tag that wakes the service worker to replay the outbox. */
+export const OUTBOX_SYNC_TAG = 'outbox';
+
 export const LEASE_MS = 90_000;
 const FIRST_RETRY_MS = 2_000;
 const LONGEST_WAIT_MS = 5 * 60_000;
