@@ -128,3 +128,42 @@ test('with no page open, the service worker sends waiting photos when Background
   await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(baseURL!).origin, registrationId: registrations[0]!, tag: 'outbox', lastChance: false });
   await expect.poll(listed, { timeout: 30_000 }).toBe(2);
 });
+
+test('the guided camera takes the six angles in order with the fake camera', async ({ page, request }) => {
+  const seller = await createVerifiedSeller(request, 'cam');
+  await page.goto('/');
+  await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+  await activePage(page).getByTestId('tile-product').click();
+  await page.getByTestId('requirements-dialog').getByTestId('requirements-camera').click();
+  const camera = page.getByTestId('camera-dialog');
+  const names = ['Справа под 45°', 'Правый бок', 'Левый бок', 'Спереди', 'Сзади', 'Подошва'];
+  for (const [i, name] of names.entries()) {
+    await expect(camera.getByRole('heading')).toHaveText(`Съёмка: ${name} (${i + 1} из 6)`);
+    await expect(camera.getByTestId('camera-shutter')).toBeEnabled();
+    await camera.getByTestId('camera-shutter').click();
+  }
+  await expect(camera).toBeHidden();
+  for (const view of SIX) await expect(activePage(page).getByTestId(`slot-${view}`)).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  const onServer = await materialsOnServer(page);
+  expect(onServer).toHaveLength(6);
+  // Square 2080×2080 frames.
+  expect(onServer.every((m) => (m as unknown as { width: number }).width === 2080 && (m as unknown as { height: number }).height === 2080)).toBe(true);
+});
+
+test('a refused camera is explained, with a way on through picking files', async ({ page, request }) => {
+  const seller = await createVerifiedSeller(request, 'deny');
+  // The seller has blocked the camera for this site.
+  await page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('blocked', 'NotAllowedError'));
+  });
+  await page.goto('/');
+  await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+  await activePage(page).getByTestId('tile-product').click();
+  await page.getByTestId('requirements-dialog').getByTestId('requirements-camera').click();
+  const camera = page.getByTestId('camera-dialog');
+  await expect(camera.getByRole('alert')).toHaveText(/Доступ к камере запрещён/);
+  const chooser = page.waitForEvent('filechooser');
+  await camera.getByRole('button', { name: 'Выбрать файлы' }).click();
+  expect((await chooser).isMultiple()).toBe(true);
+  await expect(camera).toBeHidden();
+});

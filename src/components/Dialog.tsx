@@ -13,7 +13,7 @@ export interface DialogProps {
   labelledBy: string;
   /** False: Escape and the backdrop do not close it (a forced update). */
   dismissible?: boolean;
-  variant?: 'center' | 'drawer';
+  variant?: 'center' | 'drawer' | 'fullscreen';
   children: ReactNode;
   testId?: string;
   /** Adds a close (×) button in the corner with this accessible name. */

@@ -184,6 +184,26 @@ const en: TranslationShape = {
     materials: 'My materials',
     tasks: 'Task history',
   },
+  camera: {
+    title: 'Shooting: {{view}} ({{index}} of {{total}})',
+    shutter: 'Take photo',
+    retake: 'Retake the previous one',
+    torchOn: 'Turn the torch on',
+    torchOff: 'Turn the torch off',
+    close: 'Close the camera',
+    hint: 'Line the shoe up with the outline and hold the phone still.',
+    done: 'All six angles are taken.',
+    pickFiles: 'Pick files',
+    starting: 'Starting the camera…',
+    errors: {
+      unsupported: 'This browser gives no access to a camera. Pick photos from your gallery instead.',
+      insecure: 'The camera only works over a secure connection (HTTPS). Open the app with https:// or pick photos from your gallery.',
+      denied: 'Camera access is blocked. Allow it in the browser settings or pick photos from your gallery.',
+      notFound: 'No camera was found. Pick photos from your gallery instead.',
+      failed: 'The camera could not start. Close other apps using it, or pick photos from your gallery.',
+      capture: 'The photo could not be taken. Please try again.',
+    },
+  },
   task: {
     titles: {
       person: 'New task: model photo',
@@ -200,6 +220,7 @@ const en: TranslationShape = {
       light: 'Even, soft light with no harsh shadows or flash.',
       frame: 'The whole shoe in the frame, with a little room around it.',
       angles: 'Six angles:',
+      camera: 'Use the camera (6 shots)',
       upload: 'Upload files',
       close: 'Got it',
       show: 'How to shoot',
@@ -218,6 +239,8 @@ const en: TranslationShape = {
     optional: 'optional',
     slot: {
       add: 'Add photo',
+      retake: 'Retake',
+      shoot: 'Shoot',
       replace: 'Replace',
       remove: 'Delete',
       retry: 'Retry',
@@ -231,6 +254,7 @@ const en: TranslationShape = {
       },
       photoAlt: 'Photo: {{view}}',
     },
+    camera: 'Camera',
     batch: 'Upload several files',
     batchLeftOver: 'No free slots: {{count}} file(s) not added.',
     params: {

@@ -184,6 +184,26 @@ const zh: TranslationShape = {
     materials: '我的素材',
     tasks: '任务历史',
   },
+  camera: {
+    title: '拍摄：{{view}}（{{index}}/{{total}}）',
+    shutter: '拍照',
+    retake: '重拍上一张',
+    torchOn: '打开手电筒',
+    torchOff: '关闭手电筒',
+    close: '关闭相机',
+    hint: '将鞋子对准轮廓，并保持手机稳定。',
+    done: '六个角度已全部拍摄。',
+    pickFiles: '选择文件',
+    starting: '正在启动相机…',
+    errors: {
+      unsupported: '此浏览器无法使用相机，请从相册选择照片。',
+      insecure: '相机仅在安全连接（HTTPS）下可用。请通过 https:// 打开应用，或从相册选择照片。',
+      denied: '相机权限被拒绝。请在浏览器设置中允许，或从相册选择照片。',
+      notFound: '未找到相机，请从相册选择照片。',
+      failed: '无法启动相机。请关闭正在使用相机的其他应用，或从相册选择照片。',
+      capture: '拍照失败，请重试。',
+    },
+  },
   task: {
     titles: {
       person: '新任务：模特图',
@@ -200,6 +220,7 @@ const zh: TranslationShape = {
       light: '光线均匀柔和，无强烈阴影，不用闪光灯。',
       frame: '鞋子完整入镜，四周留少量空间。',
       angles: '六个角度：',
+      camera: '用相机拍摄（6 张）',
       upload: '上传文件',
       close: '知道了',
       show: '拍摄要求',
@@ -218,6 +239,8 @@ const zh: TranslationShape = {
     optional: '选填',
     slot: {
       add: '添加照片',
+      retake: '重拍',
+      shoot: '拍摄',
       replace: '替换',
       remove: '删除',
       retry: '重试',
@@ -231,6 +254,7 @@ const zh: TranslationShape = {
       },
       photoAlt: '照片：{{view}}',
     },
+    camera: '相机',
     batch: '批量上传',
     batchLeftOver: '没有空位：{{count}} 个文件未添加。',
     params: {

@@ -4,7 +4,7 @@
 // reload, a lost network or a closed app loses nothing; the slots show where each upload stands.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { IonButton } from '@ionic/react';
-import { arrowBackOutline, cloudOfflineOutline, cloudUploadOutline, informationCircleOutline } from 'ionicons/icons';
+import { arrowBackOutline, cameraOutline, cloudOfflineOutline, cloudUploadOutline, informationCircleOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
@@ -19,6 +19,7 @@ import { paths } from '../../config/paths';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import { onlineAtom } from '../../lib/store';
 import { ViewIllustration } from '../../capture/ViewIllustration';
+import { CameraDialog } from '../../capture/CameraDialog';
 import { PhotoTooLargeError, compressPhoto } from '../../capture/compress';
 import { StorageFullError, loadDraft, putPhoto, removePhoto, saveShoeParams, savePage } from '../../capture/drafts';
 import { outboxRunAtom, processUploads, startUploads, waitingUploadsAtom } from '../../capture/uploads';
@@ -77,6 +78,7 @@ export default function TaskPage() {
   const type = contentTypeOf(useLocation().search);
   const [draft, setDraft] = useState<DraftRecord | null>(null);
   const [requirementsOpen, setRequirementsOpen] = useState(false);
+  const [camera, setCamera] = useState<ShoeView[] | null>(null);
   const [progress, setProgress] = useState<Partial<Record<ShoeView, number>>>({});
   const [params, setParams] = useState<Record<string, string>>({});
   const outboxRuns = useAtomValue(outboxRunAtom);
@@ -172,6 +174,14 @@ export default function TaskPage() {
     }
   };
 
+  /** The six guided angles still without a photo (all six when every one has one). */
+  const sequence = () => {
+    const six = SHOE_VIEWS.slice(0, 6);
+    const empty = six.filter((view) => !draft?.slots[view]);
+    return empty.length > 0 ? empty : six;
+  };
+  const shot = (view: ShoeView, photo: Blob) => addPhoto(view, new File([photo], `${view}.jpg`, { type: 'image/jpeg' }));
+
   const title = t(`task.titles.${type}`);
   return (
     <HomeLayout title={title} testId="task-page">
@@ -196,9 +206,14 @@ export default function TaskPage() {
         <>
           <div className="task__toolbar">
             <p className="task__step">{t('task.stepPhotos')}</p>
-            <button type="button" className="link-button" onClick={() => setRequirementsOpen(true)}>
-              <Icon icon={informationCircleOutline} /> {t('task.requirements.show')}
-            </button>
+            <div className="task__tools">
+              <button type="button" className="link-button" onClick={() => setRequirementsOpen(true)}>
+                <Icon icon={informationCircleOutline} /> {t('task.requirements.show')}
+              </button>
+              <IonButton size="small" onClick={() => setCamera(sequence())} data-testid="open-camera">
+                <Icon icon={cameraOutline} /> {t('task.camera')}
+              </IonButton>
+            </div>
           </div>
           <ul className="task__slots">
             {SHOE_VIEWS.map((view) => {
@@ -223,6 +238,9 @@ export default function TaskPage() {
                     </p>
                   ) : null}
                   <div className="slot__actions">
+                    <button type="button" className="slot__button" onClick={() => setCamera([view])}>
+                      {slot ? t('task.slot.retake') : t('task.slot.shoot')}
+                    </button>
                     <label htmlFor={inputId} className="slot__button">
                       {slot ? t('task.slot.replace') : t('task.slot.add')}
                     </label>
@@ -316,6 +334,7 @@ export default function TaskPage() {
             {t('task.requirements.close')}
           </IonButton>
           <IonButton
+            fill="outline"
             onClick={() => {
               setRequirementsOpen(false);
               batchInput.current?.click();
@@ -323,8 +342,28 @@ export default function TaskPage() {
           >
             {t('task.requirements.upload')}
           </IonButton>
+          <IonButton
+            onClick={() => {
+              setRequirementsOpen(false);
+              setCamera(sequence());
+            }}
+            data-testid="requirements-camera"
+          >
+            {t('task.requirements.camera')}
+          </IonButton>
         </div>
       </Dialog>
+      {camera ? (
+        <CameraDialog
+          views={camera}
+          onShot={shot}
+          onClose={() => setCamera(null)}
+          onPickFiles={() => {
+            setCamera(null);
+            batchInput.current?.click();
+          }}
+        />
+      ) : null}
     </HomeLayout>
   );
 }
