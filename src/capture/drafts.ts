@@ -96,3 +96,14 @@ export async function savePage(contentType: ContentType, page: 1 | 2): Promise<v
 export function photoOf(id: string) {
   return db.photos.get(id);
 }
+
+/** Keeps the server's findings on the slot, unless the seller has replaced the photo since. */
+export async function saveWarnings(contentType: ContentType, view: ShoeView, photoId: string, warnings: string[]): Promise<void> {
+  await db.drafts
+    .where('contentType')
+    .equals(contentType)
+    .modify((draft) => {
+      const slot = draft.slots[view];
+      if (slot?.photoId === photoId) draft.slots[view] = { ...slot, warnings };
+    });
+}

@@ -38,6 +38,8 @@ export interface SlotRecord {
   jobId?: string;
   /** Why the last attempt failed, in the seller's language, when it did. */
   error?: string;
+  /** What the server's check of the uploaded photo found wrong (empty: nothing). */
+  warnings?: string[];
 }
 
 export interface ShoeParams {

@@ -21,7 +21,8 @@ import { onlineAtom } from '../../lib/store';
 import { ViewIllustration } from '../../capture/ViewIllustration';
 import { CameraDialog } from '../../capture/CameraDialog';
 import { PhotoTooLargeError, compressPhoto } from '../../capture/compress';
-import { StorageFullError, loadDraft, putPhoto, removePhoto, saveShoeParams, savePage } from '../../capture/drafts';
+import { StorageFullError, loadDraft, putPhoto, removePhoto, saveShoeParams, savePage, saveWarnings } from '../../capture/drafts';
+import { verifyAngle } from '../../capture/api/verify-angle';
 import { outboxRunAtom, processUploads, startUploads, waitingUploadsAtom } from '../../capture/uploads';
 import { db, type DraftRecord, type ShoeParams } from '../../offline/db';
 import { retryJob } from '../../offline/outbox';
@@ -107,6 +108,23 @@ export default function TaskPage() {
   useEffect(() => {
     if (type) void loadDraft(type).then(setDraft);
   }, [outboxRuns, type]);
+
+  // Right after a photo arrives, the server checks it against the shooting requirements; what it
+  // finds stays on the slot so the seller can retake before paying.
+  const checking = useRef(new Set<string>());
+  useEffect(() => {
+    if (!type || !draft) return;
+    for (const view of SHOE_VIEWS) {
+      const slot = draft.slots[view];
+      if (!slot || slot.state !== 'uploaded' || !slot.materialId || slot.warnings || checking.current.has(slot.photoId)) continue;
+      checking.current.add(slot.photoId);
+      void verifyAngle(slot.materialId, view)
+        .then((result) => saveWarnings(type, view, slot.photoId, result.findings.filter((f) => !f.ok).map((f) => f.message)))
+        .then(() => loadDraft(type))
+        .then(setDraft)
+        .catch(() => checking.current.delete(slot.photoId));
+    }
+  }, [draft, type]);
 
   if (!type) return <Navigate to={paths.home} replace />;
 
@@ -232,6 +250,13 @@ export default function TaskPage() {
                     <span className="slot__chip">{REQUIRED_VIEWS.includes(view as (typeof REQUIRED_VIEWS)[number]) ? t('task.required') : t('task.optional')}</span>
                   </div>
                   {state ? <p className="slot__state">{state}</p> : null}
+                  {slot?.warnings && slot.warnings.length > 0 ? (
+                    <ul className="slot__warnings" data-testid={`warnings-${view}`}>
+                      {slot.warnings.map((warning) => (
+                        <li key={warning}>{warning}</li>
+                      ))}
+                    </ul>
+                  ) : null}
                   {slot?.state === 'failed' && slot.error ? (
                     <p className="slot__error" role="alert">
                       {slot.error}
