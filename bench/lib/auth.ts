@@ -16,8 +16,8 @@ export async function hashTimings(runs = 20): Promise<number[]> {
   return times;
 }
 
-async function verifiedSeller(url: string, dataDir: string) {
-  const seller = { username: 'benchseller', email: 'bench@shop.example', password: 'Shoes4ever!' };
+export async function verifiedSeller(url: string, dataDir: string, username = 'benchseller') {
+  const seller = { username, email: `${username}@shop.example`, password: 'Shoes4ever!' };
   const registered = await fetch(`${url}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

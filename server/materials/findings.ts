@@ -45,6 +45,8 @@ export interface RawFinding {
   verdict: Verdict;
 }
 
+const SUBJECT_DISTANCE_SQUARED = THRESHOLDS.subjectDistance ** 2;
+
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
@@ -103,8 +105,10 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
       const i = y * w + x;
-      const d = Math.hypot(data[i * 3]! - background[0], data[i * 3 + 1]! - background[1], data[i * 3 + 2]! - background[2]);
-      if (d < THRESHOLDS.subjectDistance) continue;
+      const dr = data[i * 3]! - background[0];
+      const dg = data[i * 3 + 1]! - background[1];
+      const db = data[i * 3 + 2]! - background[2];
+      if (dr * dr + dg * dg + db * db < SUBJECT_DISTANCE_SQUARED) continue;
       subjectCount += 1;
       subjectLuma += luma[i]!;
       if (luma[i]! >= 250) subjectClipped += 1;

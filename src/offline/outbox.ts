@@ -175,29 +175,37 @@ export interface RunResult {
   retrying: number;
 }
 
+/** Two photos in flight: while the server checks one, the next one's bytes keep the link busy. */
+export const UPLOAD_CONCURRENCY = 2;
+
 /**
- * Works every due job once, one at a time (photos compete for one upload link), and returns.
- * Callers run it at start-up, on `online`, on `visibilitychange` and from Background Sync.
+ * Works every due job once and returns. Callers run it at start-up, on `online`, on
+ * `visibilitychange` and from Background Sync.
  */
 export async function runOutbox(
   database: AppDatabase,
   transport: UploadTransport,
-  { now = Date.now }: { now?: () => number } = {},
+  { now = Date.now, concurrency = UPLOAD_CONCURRENCY }: { now?: () => number; concurrency?: number } = {},
 ): Promise<RunResult> {
   const result: RunResult = { done: 0, failed: 0, retrying: 0 };
   const seen = new Set<string>();
-  for (;;) {
-    const job = await claim(database, now());
-    if (!job || seen.has(job.id)) {
-      if (job) await database.outbox.update(job.id, { state: 'queued', leaseUntil: undefined });
-      return result;
+  const lane = async () => {
+    for (;;) {
+      const job = await claim(database, now());
+      if (!job) return;
+      if (seen.has(job.id)) {
+        await database.outbox.update(job.id, { state: 'queued', leaseUntil: undefined });
+        return;
+      }
+      seen.add(job.id);
+      const outcome = await work(database, transport, job, now);
+      if (outcome === 'done') result.done += 1;
+      else if (outcome === 'failed') result.failed += 1;
+      else result.retrying += 1;
     }
-    seen.add(job.id);
-    const outcome = await work(database, transport, job, now);
-    if (outcome === 'done') result.done += 1;
-    else if (outcome === 'failed') result.failed += 1;
-    else result.retrying += 1;
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+  return result;
 }
 
 /**
