@@ -2,6 +2,7 @@
 // the server with a message naming the variable (DESIGN §2).
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Options } from '../storage/s3';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -67,14 +68,8 @@ export interface Config {
   mailFrom: string;
   signUpBonusTokens: number;
   filesDir: string;
-  s3: {
-    bucket: string;
-    region: string;
-    endpoint: string | undefined;
-    forcePathStyle: boolean;
-    accessKeyId: string | undefined;
-    secretAccessKey: string | undefined;
-  } | null;
+  /** An S3-compatible bucket instead of `filesDir`, when S3_BUCKET is set. */
+  s3: S3Options | null;
 }
 
 export class ConfigError extends Error {

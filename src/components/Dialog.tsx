@@ -58,7 +58,7 @@ export function Dialog({
       {open ? (
         <div className="dialog__body">
           {closeLabel && dismissible ? (
-            <button type="button" className="dialog__close" onClick={onClose} aria-label={closeLabel}>
+            <button type="button" className="dialog__close icon-button" onClick={onClose} aria-label={closeLabel}>
               <Icon icon={closeOutline} />
             </button>
           ) : null}

@@ -204,7 +204,7 @@ export default function TaskPage() {
   return (
     <HomeLayout title={title} testId="task-page">
       <div className="task__head">
-        <button type="button" className="task__back" onClick={() => void back()} aria-label={t('task.back')}>
+        <button type="button" className="icon-button" onClick={() => void back()} aria-label={t('task.back')}>
           <Icon icon={arrowBackOutline} />
         </button>
         <h1>{title}</h1>
