@@ -60,7 +60,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|jotai)[\\/]/ },
-            { name: 'ionic', test: /node_modules[\\/](@ionic|@stencil|ionicons)[\\/]/ },
+            // Icon drawings (ionicons/icons) stay out: each goes with the screen that shows it.
+            { name: 'ionic', test: /node_modules[\\/](@ionic|@stencil|ionicons[\\/](?!icons))[\\/]?/ },
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom|@remix-run)[\\/]/ },
             { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
           ],

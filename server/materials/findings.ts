@@ -1,7 +1,7 @@
 // What the shooting requirements ask of a photo, measured (SPEC §7 shoe-verification): enough
 // resolution, sharp, well exposed, a plain light background, and a shoe that stands out from it
 // whole. Run on a 512 px copy, so a check costs a few milliseconds.
-import sharp from 'sharp';
+import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, type FindingCheck } from '../../contract/materials';
 
 export const THRESHOLDS = {
@@ -50,6 +50,7 @@ const SUBJECT_DISTANCE_SQUARED = THRESHOLDS.subjectDistance ** 2;
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
+  const sharp = await loadSharp();
   const image = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS });
   const meta = await image.metadata();
   const minSide = Math.min(meta.width ?? 0, meta.height ?? 0);

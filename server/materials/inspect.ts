@@ -2,12 +2,9 @@
 // its declared type, a pixel count read from the header before decoding, then a full decode
 // (truncated or damaged files fail) and a re-encode that applies EXIF orientation once and drops
 // all metadata — location included — and anything hidden after the image data (polyglots).
-import sharp from 'sharp';
+import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, type AcceptedImageType } from '../../contract/materials';
 import type { MessageKey } from '../lib/i18n';
-
-sharp.concurrency(2);
-sharp.cache(false);
 
 export class ImageRejected extends Error {
   constructor(
@@ -42,6 +39,7 @@ export async function cleanImage(bytes: Buffer, declared: AcceptedImageType): Pr
   const type = sniffImageType(bytes);
   if (!type || type !== declared) throw new ImageRejected(415, 'UNSUPPORTED_FORMAT');
 
+  const sharp = await loadSharp();
   let header;
   try {
     header = await sharp(bytes, { ...decoderOptions, limitInputPixels: false }).metadata();

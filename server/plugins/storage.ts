@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocalStorage } from '../storage/local';
-import { S3Storage } from '../storage/s3';
 import type { ObjectStorage } from '../storage/storage';
 
 declare module 'fastify' {
@@ -15,7 +14,8 @@ export const storagePlugin = fp(
   async (app: FastifyInstance) => {
     const s3 = app.config.s3;
     if (s3) {
-      const storage = new S3Storage(s3);
+      const { S3Storage } = await import('../storage/s3');
+      const storage = await S3Storage.create(s3);
       app.decorate('storage', storage);
       app.addHook('onClose', async () => storage.close());
     } else {

@@ -1,13 +1,8 @@
 // S3-compatible object storage (AWS S3, MinIO) with presigned URLs, for when one machine's disk
 // is not enough (DESIGN §2).
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ObjectTooLargeError, type ObjectStorage } from './storage';
 
 export interface S3Options {
@@ -24,11 +19,23 @@ function notFound(error: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound';
 }
 
+type Sdk = typeof ClientS3 & { getSignedUrl: typeof getSignedUrl };
+
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
 
-  constructor(private readonly options: S3Options) {
+  /** Loads the AWS SDK only when S3 is configured: it costs start-up time otherwise. */
+  static async create(options: S3Options): Promise<S3Storage> {
+    const [client, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
+    return new S3Storage(options, { ...client, getSignedUrl: presigner.getSignedUrl });
+  }
+
+  private constructor(
+    private readonly options: S3Options,
+    private readonly sdk: Sdk,
+  ) {
+    const { S3Client } = sdk;
     this.client = new S3Client({
       region: options.region,
       endpoint: options.endpoint,
@@ -44,24 +51,24 @@ export class S3Storage implements ObjectStorage {
   }
 
   uploadUrl(key: string, contentType: string, expiresS: number) {
-    return getSignedUrl(
+    return this.sdk.getSignedUrl(
       this.client,
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: contentType }),
+      new this.sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: contentType }),
       { expiresIn: expiresS },
     );
   }
 
   downloadUrl(key: string, expiresS: number) {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: key }), {
+    return this.sdk.getSignedUrl(this.client, new this.sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: key }), {
       expiresIn: expiresS,
     });
   }
 
   async get(key: string, maxBytes: number) {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const head = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
       if ((head.ContentLength ?? 0) > maxBytes) throw new ObjectTooLargeError(head.ContentLength ?? 0);
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const object = await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
       const bytes = await object.Body?.transformToByteArray();
       return bytes ? Buffer.from(bytes) : Buffer.alloc(0);
     } catch (error) {
@@ -72,12 +79,12 @@ export class S3Storage implements ObjectStorage {
 
   async put(key: string, body: Buffer, contentType: string) {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
+      new this.sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
     );
   }
 
   async delete(key: string) {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
   }
 
   close() {
