@@ -23,7 +23,21 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
         await handle.close();
         const cleanup = new pg.Client({ connectionString: base });
         await cleanup.connect();
-        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // A pool's last connection may still be saying goodbye: wait for it rather than kill it,
+        // since a killed connection reports an error nobody is listening for any more.
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
+            break;
+          } catch (error) {
+            if (attempt >= 50) {
+              await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+              break;
+            }
+            if ((error as { code?: string }).code !== '55006') throw error; // object in use
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
         await cleanup.end();
       },
     };
