@@ -2,7 +2,7 @@
 // in IndexedDB. The same outbox and lock as the page (src/offline), so whichever runs first sends
 // a photo and the other finds nothing to do.
 import { db, readSessionRecord } from '../src/offline/db';
-import { OUTBOX_LOCK, runOutbox, wakeQueued, type RunResult } from '../src/offline/outbox';
+import { OUTBOX_LOCK, runOutbox, waitingUploads, wakeQueued, type RunResult } from '../src/offline/outbox';
 import { fetchTransport } from '../src/offline/transport';
 
 export { OUTBOX_SYNC_TAG } from '../src/offline/outbox';
@@ -12,8 +12,15 @@ export async function replayUploads(origin: string, { wake = false } = {}): Prom
   if (!session) return null;
   if (wake) await wakeQueued(db);
   const transport = fetchTransport({ origin, token: async () => session.token, locale: () => session.locale ?? 'ru' });
-  const work = () => runOutbox(db, transport);
   return navigator.locks
-    ? navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) => (lock ? work() : null))
-    : work();
+    ? navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) =>
+        lock ? runOutbox(db, transport, { exclusive: true }) : null,
+      )
+    : runOutbox(db, transport);
+}
+
+/** For Background Sync: fails while photos still wait, so the browser tries again later. */
+export async function replayForSync(origin: string): Promise<void> {
+  await replayUploads(origin, { wake: true });
+  if ((await waitingUploads(db)) > 0) throw new Error('photos are still waiting for the network');
 }

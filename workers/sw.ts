@@ -8,7 +8,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { clientsClaim } from 'workbox-core';
 import { isNavigationFallbackPath, isRuntimeCacheable } from './routing';
-import { OUTBOX_SYNC_TAG, replayUploads } from './outbox-replay';
+import { OUTBOX_SYNC_TAG, replayForSync, replayUploads } from './outbox-replay';
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -52,7 +52,7 @@ interface SyncEvent extends ExtendableEvent {
 // Background Sync: the browser wakes the worker once the network is back, even with no page open.
 self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
-  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayUploads(self.location.origin, { wake: true }));
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(replayForSync(self.location.origin));
 });
 
 // Whenever the worker starts (a browser restart, a wake-up) it sends what is waiting.

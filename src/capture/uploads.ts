@@ -24,9 +24,13 @@ let running: Promise<void> | null = null;
 let again = false;
 
 async function runOnce() {
-  const work = () => runOutbox(db, transport);
-  if (navigator.locks) await navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) => (lock ? work() : null));
-  else await work();
+  if (navigator.locks) {
+    await navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) =>
+      lock ? runOutbox(db, transport, { exclusive: true }) : null,
+    );
+  } else {
+    await runOutbox(db, transport);
+  }
 }
 
 /** Runs the outbox now (or right after the current run). */

@@ -97,14 +97,19 @@ export async function enqueueUpload(
   return job;
 }
 
-/** Takes the next due job, or one whose runner vanished, under a lease. */
-async function claim(database: AppDatabase, now: number): Promise<OutboxJob | undefined> {
+/**
+ * Takes the next due job, or one whose runner vanished, under a lease. An `exclusive` caller
+ * holds the outbox's Web Lock, so a job still marked running belongs to a runner that is gone
+ * (a closed tab) and is taken at once instead of after its lease.
+ */
+async function claim(database: AppDatabase, now: number, exclusive: boolean, mine: Set<string>): Promise<OutboxJob | undefined> {
   return database.transaction('rw', database.outbox, async () => {
     const candidates = await database.outbox.where('state').anyOf('queued', 'running').sortBy('createdAt');
     const job = candidates.find((j) =>
-      j.state === 'queued' ? j.nextAttemptAt <= now : (j.leaseUntil ?? 0) < now,
+      j.state === 'queued' ? j.nextAttemptAt <= now : !mine.has(j.id) && (exclusive || (j.leaseUntil ?? 0) < now),
     );
     if (!job) return undefined;
+    mine.add(job.id);
     const claimed = { ...job, state: 'running' as const, leaseUntil: now + LEASE_MS, updatedAt: now };
     await database.outbox.put(claimed);
     return claimed;
@@ -185,19 +190,27 @@ export const UPLOAD_CONCURRENCY = 2;
 export async function runOutbox(
   database: AppDatabase,
   transport: UploadTransport,
-  { now = Date.now, concurrency = UPLOAD_CONCURRENCY }: { now?: () => number; concurrency?: number } = {},
+  {
+    now = Date.now,
+    concurrency = UPLOAD_CONCURRENCY,
+    exclusive = false,
+  }: { now?: () => number; concurrency?: number; exclusive?: boolean } = {},
 ): Promise<RunResult> {
   const result: RunResult = { done: 0, failed: 0, retrying: 0 };
-  const seen = new Set<string>();
+  /** Jobs this run has claimed: its own lanes never take them from each other. */
+  const mine = new Set<string>();
+  const claims = new Map<string, number>();
   const lane = async () => {
     for (;;) {
-      const job = await claim(database, now());
+      const job = await claim(database, now(), exclusive, mine);
       if (!job) return;
-      if (seen.has(job.id)) {
+      const times = (claims.get(job.id) ?? 0) + 1;
+      claims.set(job.id, times);
+      if (times > 2) {
+        // Due again at once (the network flapping): leave it to the next run rather than spin.
         await database.outbox.update(job.id, { state: 'queued', leaseUntil: undefined });
         return;
       }
-      seen.add(job.id);
       const outcome = await work(database, transport, job, now);
       if (outcome === 'done') result.done += 1;
       else if (outcome === 'failed') result.failed += 1;

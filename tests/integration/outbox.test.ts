@@ -193,6 +193,13 @@ describe('the outbox', () => {
     expect((await runOutbox(database, transport())).done).toBe(0);
     expect((await runOutbox(database, transport(), { now: () => Date.now() + 120_000 })).done).toBe(1);
   });
+
+  it('takes over at once when it holds the outbox lock (the other runner was a closed tab)', async () => {
+    const database = open();
+    const [job] = await queued(database, ['optional2']);
+    await database.outbox.update(job!.id, { state: 'running', leaseUntil: Date.now() + 60_000 });
+    expect((await runOutbox(database, transport(), { exclusive: true })).done).toBe(1);
+  });
 });
 
 describe('backoff', () => {
