@@ -3,12 +3,8 @@
 // sources, then runs the compiled server (plain Node, nothing transpiled at start-up).
 // Plain JavaScript (type-checked) because it runs before anything is compiled.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-// Before anything uses libuv's thread pool (the build below does): see server/thread-pool.ts.
-process.env.UV_THREADPOOL_SIZE ??= String(Math.max(2, os.availableParallelism()));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

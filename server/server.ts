@@ -1,6 +1,5 @@
 // Starts the SoleStudio server: configuration, database (migrated), then the port. SIGINT and
 // SIGTERM close it gracefully: in-flight requests finish and the database closes cleanly.
-import './thread-pool';
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config/env';
 import { openDatabase } from './db/client';
