@@ -1,5 +1,5 @@
 // The guided camera (SPEC §2, §4, §8): the rear camera full screen with the outline of the
-// current angle, a shutter, retake of the previous shot and the torch where the phone has one.
+// current angle and a sample shot of it, a shutter, retake of the previous shot and the torch where the phone has one.
 // Each shot is a square 2080×2080 JPEG. Every way the camera can fail is explained with a way
 // on: picking files instead.
 import { useEffect, useRef, useState } from 'react';
@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { ShoeView } from '../../contract/enums';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
-import { ViewIllustration } from './ViewIllustration';
+import { ViewIllustration, ViewSample } from './ViewIllustration';
 import './camera.css';
 
 export const SHOT_SIZE = 2080;
@@ -144,6 +144,10 @@ export function CameraDialog({ views, onShot, onClose, onPickFiles }: CameraDial
             <div className="camera__frame">
               <video ref={video} className="camera__video" playsInline muted aria-hidden="true" />
               <ViewIllustration view={view} className="camera__outline" />
+              <figure className="camera__sample" data-testid="camera-sample" data-view={view}>
+                <ViewSample view={view} label={t('camera.sampleAlt', { view: t(`task.views.${view}`) })} />
+                <figcaption>{t('camera.sample')}</figcaption>
+              </figure>
               {!ready ? <p className="camera__starting">{t('camera.starting')}</p> : null}
             </div>
             <p className="camera__hint">{t('camera.hint')}</p>

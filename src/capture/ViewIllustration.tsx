@@ -1,4 +1,6 @@
-// A drawing of each guided angle (SPEC §3 views), for the shooting requirements and empty slots.
+// A drawing of each guided angle (SPEC §3 views), for the shooting requirements, empty slots and
+// the camera's outline; and the same shoe as a sample shot (light backdrop, studio shading and a
+// contact shadow) that shows the seller what a good photo of that angle looks like.
 import type { ShoeView } from '../../contract/enums';
 
 const SIDE = 'M10 56 L10 30 Q12 22 22 22 L40 24 Q52 26 62 36 L86 44 Q108 48 110 56 Z';
@@ -16,7 +18,7 @@ function Side({ mirror = false, turned = false }: { mirror?: boolean; turned?: b
   );
 }
 
-export function ViewIllustration({ view, className }: { view: ShoeView; className?: string }) {
+function drawingOf(view: ShoeView) {
   let drawing;
   switch (view) {
     case 'right_side':
@@ -63,9 +65,40 @@ export function ViewIllustration({ view, className }: { view: ShoeView; classNam
         </g>
       );
   }
+  return drawing;
+}
+
+export function ViewIllustration({ view, className }: { view: ShoeView; className?: string }) {
   return (
     <svg className={className} viewBox="0 0 120 80" aria-hidden="true" focusable="false">
-      {drawing}
+      {drawingOf(view)}
+    </svg>
+  );
+}
+
+/** The sample shot of one angle, named for screen readers by `label`. */
+export function ViewSample({ view, label, className }: { view: ShoeView; label: string; className?: string }) {
+  const id = `sample-${view}`;
+  return (
+    <svg className={className} viewBox="0 0 120 80" role="img" aria-label={label}>
+      <defs>
+        <linearGradient id={`${id}-backdrop`} x1="0" y1="0" x2="0" y2="1">
+          <stop offset="0" stopColor="#f7f7f5" />
+          <stop offset="1" stopColor="#e4e4e0" />
+        </linearGradient>
+        <linearGradient id={`${id}-light`} x1="0" y1="0" x2="0" y2="1">
+          <stop offset="0" stopColor="#fff" stopOpacity="0.35" />
+          <stop offset="0.6" stopColor="#fff" stopOpacity="0" />
+        </linearGradient>
+        <radialGradient id={`${id}-shadow`}>
+          <stop offset="0" stopColor="#000" stopOpacity="0.35" />
+          <stop offset="1" stopColor="#000" stopOpacity="0" />
+        </radialGradient>
+      </defs>
+      <rect width="120" height="80" fill={`url(#${id}-backdrop)`} />
+      <ellipse cx="60" cy="70" rx="54" ry="5" fill={`url(#${id}-shadow)`} />
+      <g style={{ color: '#6b4330' }}>{drawingOf(view)}</g>
+      <rect width="120" height="80" fill={`url(#${id}-light)`} />
     </svg>
   );
 }

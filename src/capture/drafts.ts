@@ -70,6 +70,40 @@ export async function putPhoto(contentType: ContentType, view: ShoeView, photo: 
   return record;
 }
 
+/**
+ * Moves a slot's photo to another slot (batch photos land in order and the seller puts them
+ * right); a photo already there moves the other way. The server filed each upload under its old
+ * view, so a moved photo is queued again under the new one; a job still in flight finishes on its
+ * own and its material is simply never used.
+ */
+export async function movePhoto(contentType: ContentType, from: ShoeView, to: ShoeView): Promise<void> {
+  if (from === to) return;
+  await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
+    const draft = await db.drafts.get(contentType);
+    const source = draft?.slots[from];
+    if (!draft || !source) return;
+    const target = draft.slots[to];
+    for (const slot of [source, target]) {
+      const job = slot?.jobId ? await db.outbox.get(slot.jobId) : undefined;
+      if (job && job.state !== 'running') await db.outbox.delete(job.id);
+    }
+    const moved = [{ view: to, photoId: source.photoId }];
+    draft.slots[to] = { photoId: source.photoId, state: 'stored' };
+    if (target) {
+      draft.slots[from] = { photoId: target.photoId, state: 'stored' };
+      moved.push({ view: from, photoId: target.photoId });
+    } else {
+      delete draft.slots[from];
+    }
+    draft.updatedAt = Date.now();
+    await db.drafts.put(draft);
+    for (const { view, photoId } of moved) {
+      await db.photos.update(photoId, { view });
+      await enqueueUpload(db, contentType, view, photoId);
+    }
+  });
+}
+
 export async function removePhoto(contentType: ContentType, view: ShoeView): Promise<void> {
   await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
     const draft = await db.drafts.get(contentType);

@@ -3,7 +3,7 @@
 // (a Web Lock shared with the service worker); the outbox's leases guard the rest.
 import { atom } from 'jotai';
 import { db, readSessionRecord } from '../offline/db';
-import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, runOutbox, waitingUploads, wakeQueued } from '../offline/outbox';
+import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, runOutbox, waitingUploads, wakeQueued, type RunObserver } from '../offline/outbox';
 import { fetchTransport } from '../offline/transport';
 import { currentLocale } from '../lib/i18n';
 import { store } from '../lib/store';
@@ -11,8 +11,20 @@ import { store } from '../lib/store';
 
 /** Photos still on their way to the server (the waiting-for-network banner). */
 export const waitingUploadsAtom = atom(0);
-/** Bumped after every run, so pages re-read their drafts. */
+/** Bumped whenever a slot's upload state changes, so pages re-read their drafts. */
 export const outboxRunAtom = atom(0);
+/** How much of each uploading job's photo has gone, 0–1, by job id. */
+export const uploadProgressAtom = atom<Readonly<Record<string, number>>>({});
+
+const observer: RunObserver = {
+  onChange(job) {
+    store.set(uploadProgressAtom, ({ [job.id]: _, ...rest }) => rest);
+    store.set(outboxRunAtom, (n) => n + 1);
+  },
+  onProgress(job, sent, total) {
+    store.set(uploadProgressAtom, (all) => ({ ...all, [job.id]: total > 0 ? sent / total : 0 }));
+  },
+};
 
 const transport = fetchTransport({
   origin: location.origin,
@@ -26,10 +38,10 @@ let again = false;
 async function runOnce() {
   if (navigator.locks) {
     await navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) =>
-      lock ? runOutbox(db, transport, { exclusive: true }) : null,
+      lock ? runOutbox(db, transport, { exclusive: true, ...observer }) : null,
     );
   } else {
-    await runOutbox(db, transport);
+    await runOutbox(db, transport, observer);
   }
 }
 

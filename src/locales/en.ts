@@ -194,6 +194,8 @@ const en: TranslationShape = {
     hint: 'Line the shoe up with the outline and hold the phone still.',
     done: 'All six angles are taken.',
     pickFiles: 'Pick files',
+    sample: 'Sample',
+    sampleAlt: 'Sample shot: {{view}}',
     starting: 'Starting the camera…',
     errors: {
       unsupported: 'This browser gives no access to a camera. Pick photos from your gallery instead.',
@@ -238,6 +240,9 @@ const en: TranslationShape = {
     required: 'required',
     optional: 'optional',
     slot: {
+      saveAgain: 'Save again',
+      moveTo: 'Move to…',
+      moveLabel: 'Move this photo to another angle',
       add: 'Add photo',
       retake: 'Retake',
       shoot: 'Shoot',
@@ -247,6 +252,8 @@ const en: TranslationShape = {
       states: {
         compressing: 'Compressing… {{percent}}%',
         stored: 'Saved on this device',
+        held: 'Not saved: this device is out of space',
+        uploadingPercent: 'Sending… {{percent}}%',
         queued: 'Waiting to send',
         uploading: 'Sending…',
         uploaded: 'Uploaded',

@@ -23,6 +23,8 @@ const ruAccount = {
     hint: 'Совместите обувь с контуром и держите телефон неподвижно.',
     done: 'Все шесть ракурсов сняты.',
     pickFiles: 'Выбрать файлы',
+    sample: 'Пример',
+    sampleAlt: 'Пример снимка: {{view}}',
     starting: 'Включаем камеру…',
     errors: {
       unsupported: 'Этот браузер не даёт доступа к камере. Выберите готовые фото из галереи.',
@@ -67,6 +69,9 @@ const ruAccount = {
     required: 'обязательно',
     optional: 'по желанию',
     slot: {
+      saveAgain: 'Сохранить снова',
+      moveTo: 'Переместить в…',
+      moveLabel: 'Переместить фото на другой ракурс',
       add: 'Добавить фото',
       retake: 'Переснять',
       shoot: 'Снять',
@@ -76,6 +81,8 @@ const ruAccount = {
       states: {
         compressing: 'Сжимаем… {{percent}}%',
         stored: 'Сохранено на телефоне',
+        held: 'Не сохранено: на телефоне нет места',
+        uploadingPercent: 'Отправляем… {{percent}}%',
         queued: 'Ждёт отправки',
         uploading: 'Отправляем…',
         uploaded: 'Загружено',

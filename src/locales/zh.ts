@@ -194,6 +194,8 @@ const zh: TranslationShape = {
     hint: '将鞋子对准轮廓，并保持手机稳定。',
     done: '六个角度已全部拍摄。',
     pickFiles: '选择文件',
+    sample: '示例',
+    sampleAlt: '示例照片：{{view}}',
     starting: '正在启动相机…',
     errors: {
       unsupported: '此浏览器无法使用相机，请从相册选择照片。',
@@ -238,6 +240,9 @@ const zh: TranslationShape = {
     required: '必填',
     optional: '选填',
     slot: {
+      saveAgain: '重新保存',
+      moveTo: '移动到…',
+      moveLabel: '将此照片移到其他角度',
       add: '添加照片',
       retake: '重拍',
       shoot: '拍摄',
@@ -247,6 +252,8 @@ const zh: TranslationShape = {
       states: {
         compressing: '压缩中… {{percent}}%',
         stored: '已保存在本机',
+        held: '未保存：本机存储空间不足',
+        uploadingPercent: '上传中… {{percent}}%',
         queued: '等待发送',
         uploading: '发送中…',
         uploaded: '已上传',

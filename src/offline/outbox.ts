@@ -21,8 +21,8 @@ export class TransportError extends Error {
 export interface UploadTransport {
   /** POST /api/v1/materials/upload with `job.id` as Idempotency-Key. */
   register(job: OutboxJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string }>;
-  /** PUT the bytes to the URL the server gave. */
-  put(url: string, photo: PhotoRecord): Promise<void>;
+  /** PUT the bytes to the URL the server gave, telling `progress` how many have gone, where it can. */
+  put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
 }
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
@@ -116,14 +116,26 @@ async function claim(database: AppDatabase, now: number, exclusive: boolean, min
   });
 }
 
-async function work(database: AppDatabase, transport: UploadTransport, job: OutboxJob, now: () => number) {
+/** What a runner tells whoever shows the slots. */
+export interface RunObserver {
+  /** A slot's state changed (uploading, uploaded, queued again, failed). */
+  onChange?: (job: OutboxJob) => void;
+  /** Bytes of a job's photo on their way. */
+  onProgress?: (job: OutboxJob, sent: number, total: number) => void;
+}
+
+async function work(database: AppDatabase, transport: UploadTransport, job: OutboxJob, now: () => number, observer: RunObserver) {
   const photo = await database.photos.get(job.photoId);
   if (!photo) {
     // The seller deleted the photo: nothing is left to send.
     await database.outbox.update(job.id, { state: 'done', updatedAt: now() });
     return 'done' as const;
   }
-  await setSlot(database, job.draftKey, job.view, job.id, { state: 'uploading' });
+  const slot = async (changes: Parameters<typeof setSlot>[4]) => {
+    await setSlot(database, job.draftKey, job.view, job.id, changes);
+    observer.onChange?.(job);
+  };
+  await slot({ state: 'uploading' });
   let current = job;
   try {
     for (let attempt = 0; ; attempt += 1) {
@@ -133,7 +145,7 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
         await database.outbox.update(job.id, { materialId: ticket.materialId, uploadUrl: ticket.uploadUrl });
       }
       try {
-        await transport.put(current.uploadUrl!, photo);
+        await transport.put(current.uploadUrl!, photo, (sent, total) => observer.onProgress?.(job, sent, total));
         break;
       } catch (error) {
         // An upload URL lives 15 minutes: once expired, the same key gets a fresh one.
@@ -145,7 +157,7 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
       }
     }
     await database.outbox.update(job.id, { state: 'done', leaseUntil: undefined, updatedAt: now() });
-    await setSlot(database, job.draftKey, job.view, job.id, { state: 'uploaded', materialId: current.materialId });
+    await slot({ state: 'uploaded', materialId: current.materialId });
     return 'done' as const;
   } catch (error) {
     const status = error instanceof TransportError ? error.status : 0;
@@ -159,7 +171,7 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
         leaseUntil: undefined,
         updatedAt: now(),
       });
-      await setSlot(database, job.draftKey, job.view, job.id, { state: 'queued' });
+      await slot({ state: 'queued' });
       return 'retry' as const;
     }
     await database.outbox.update(job.id, {
@@ -169,7 +181,7 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
       leaseUntil: undefined,
       updatedAt: now(),
     });
-    await setSlot(database, job.draftKey, job.view, job.id, { state: 'failed', error: message });
+    await slot({ state: 'failed', error: message });
     return 'failed' as const;
   }
 }
@@ -183,23 +195,30 @@ export interface RunResult {
 /** Two photos in flight: while the server checks one, the next one's bytes keep the link busy. */
 export const UPLOAD_CONCURRENCY = 2;
 
+export interface RunOptions extends RunObserver {
+  now?: () => number;
+  concurrency?: number;
+  /** The caller holds the outbox's Web Lock (see `claim`). */
+  exclusive?: boolean;
+}
+
 /**
  * Works every due job once and returns. Callers run it at start-up, on `online`, on
- * `visibilitychange` and from Background Sync.
+ * `visibilitychange` and from Background Sync. A lane that finds nothing due ends, and is started
+ * again as soon as another lane finds work: jobs that fall due during the run (the network came
+ * back) still travel `concurrency` at a time.
  */
 export async function runOutbox(
   database: AppDatabase,
   transport: UploadTransport,
-  {
-    now = Date.now,
-    concurrency = UPLOAD_CONCURRENCY,
-    exclusive = false,
-  }: { now?: () => number; concurrency?: number; exclusive?: boolean } = {},
+  { now = Date.now, concurrency = UPLOAD_CONCURRENCY, exclusive = false, ...observer }: RunOptions = {},
 ): Promise<RunResult> {
   const result: RunResult = { done: 0, failed: 0, retrying: 0 };
   /** Jobs this run has claimed: its own lanes never take them from each other. */
   const mine = new Set<string>();
   const claims = new Map<string, number>();
+  const lanes: Promise<void>[] = [];
+  let active = 0;
   const lane = async () => {
     for (;;) {
       const job = await claim(database, now(), exclusive, mine);
@@ -211,13 +230,26 @@ export async function runOutbox(
         await database.outbox.update(job.id, { state: 'queued', leaseUntil: undefined });
         return;
       }
-      const outcome = await work(database, transport, job, now);
+      fill();
+      const outcome = await work(database, transport, job, now, observer);
       if (outcome === 'done') result.done += 1;
       else if (outcome === 'failed') result.failed += 1;
       else result.retrying += 1;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+  const fill = () => {
+    while (active < Math.max(1, concurrency)) {
+      active += 1;
+      lanes.push(lane().finally(() => (active -= 1)));
+    }
+  };
+  fill();
+  for (let settled = 0; settled < lanes.length; ) {
+    const outcomes = await Promise.allSettled(lanes.slice(settled));
+    settled += outcomes.length;
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
   return result;
 }
 

@@ -1,6 +1,8 @@
 // The outbox's line to the server, the same in the page and in the service worker (which has
 // neither the page's api client nor its store): fetch with the session's bearer token and the
-// seller's language, the envelope's message on failure, 60 s for the bytes (SPEC §7).
+// seller's language, the envelope's message on failure, 60 s for the bytes (SPEC §7). In the page
+// the bytes go through XMLHttpRequest, whose upload events give the slot its progress; fetch has
+// none, so the service worker (which has no XMLHttpRequest) sends them without.
 import type { OutboxJob, PhotoRecord } from './db';
 import { TransportError, type UploadTransport } from './outbox';
 
@@ -15,13 +17,38 @@ export interface TransportOptions {
   fetch?: typeof fetch;
 }
 
-async function failure(response: Response): Promise<TransportError> {
-  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
-  const message = typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
-  return new TransportError(response.status, message);
+function messageOf(status: number, body: unknown): TransportError {
+  const message = (body as { message?: unknown } | null)?.message;
+  return new TransportError(status, typeof message === 'string' ? message : `HTTP ${status}`);
 }
 
-export function fetchTransport({ origin, token, locale, fetch: send = fetch }: TransportOptions): UploadTransport {
+async function failure(response: Response): Promise<TransportError> {
+  return messageOf(response.status, await response.json().catch(() => null));
+}
+
+/** PUT with upload progress (page only). */
+function putWithProgress(url: URL, photo: PhotoRecord, locale: string, progress: (sent: number, total: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('PUT', url);
+    request.timeout = UPLOAD_TIMEOUT_MS;
+    request.responseType = 'json';
+    request.setRequestHeader('content-type', photo.mime);
+    request.setRequestHeader('accept-language', locale);
+    request.upload.onprogress = (event) => progress(event.loaded, event.lengthComputable ? event.total : photo.bytes.byteLength);
+    request.onload = () => {
+      if (request.status >= 200 && request.status < 300) resolve();
+      else reject(messageOf(request.status, request.response));
+    };
+    request.onerror = () => reject(new TransportError(0, 'network'));
+    request.ontimeout = () => reject(new TransportError(0, 'timeout'));
+    request.send(photo.bytes);
+  });
+}
+
+export function fetchTransport({ origin, token, locale, fetch: custom }: TransportOptions): UploadTransport {
+  const send = custom ?? fetch;
+  const withProgress = !custom && typeof XMLHttpRequest !== 'undefined';
   const call = async (url: string, init: RequestInit, timeoutMs: number) => {
     try {
       return await send(new URL(url, origin), { ...init, signal: AbortSignal.timeout(timeoutMs) });
@@ -60,7 +87,8 @@ export function fetchTransport({ origin, token, locale, fetch: send = fetch }: T
       if (typeof materialId !== 'string' || typeof uploadUrl !== 'string') throw new TransportError(502, 'invalid answer');
       return { materialId, uploadUrl };
     },
-    async put(url: string, photo: PhotoRecord) {
+    async put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void) {
+      if (withProgress && progress) return putWithProgress(new URL(url, origin), photo, locale(), progress);
       const response = await call(
         url,
         { method: 'PUT', headers: { 'content-type': photo.mime, 'accept-language': locale() }, body: photo.bytes },

@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppDatabase, type PhotoRecord } from '../../src/offline/db';
-import { backoffMs, enqueueUpload, retryJob, runOutbox, waitingUploads } from '../../src/offline/outbox';
+import { backoffMs, enqueueUpload, retryJob, runOutbox, waitingUploads, wakeQueued, type UploadTransport } from '../../src/offline/outbox';
 import { fetchTransport } from '../../src/offline/transport';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -184,6 +184,58 @@ describe('the outbox', () => {
     expect(a.done + b.done).toBe(6);
     expect(new Set(registrations).size).toBe(registrations.length);
     expect((await serverMaterials()).length - before).toBe(6);
+  });
+
+  it('sends photos that fall due during a run two at a time, not one after another', async () => {
+    const database = open();
+    const [first, ...later] = await queued(database, ['right_45', 'right_side', 'left_side']);
+    // Only the first is due when the run starts (the others wait out a backoff) ...
+    for (const job of later) await database.outbox.update(job.id, { nextAttemptAt: Date.now() + 60_000 });
+    const real = transport();
+    let inFlight = 0;
+    let most = 0;
+    const watching: UploadTransport = {
+      register: (job, photo) => real.register(job, photo),
+      async put(url, photo, progress) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          // ... and the network comes back while it is on its way.
+          if (photo.id === first!.photoId) await wakeQueued(database);
+          await real.put(url, photo, progress);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    expect(await runOutbox(database, watching)).toEqual({ done: 3, failed: 0, retrying: 0 });
+    expect(most).toBe(2);
+  });
+
+  it('tells its observer of every slot change and of the bytes on their way', async () => {
+    const database = open();
+    const jobs = await queued(database, ['front', 'back']);
+    const real = transport();
+    const halfway: UploadTransport = {
+      register: (job, photo) => real.register(job, photo),
+      async put(url, photo, progress) {
+        progress?.(photo.bytes.byteLength / 2, photo.bytes.byteLength);
+        await real.put(url, photo);
+      },
+    };
+    const changes: string[] = [];
+    const progress: [string, number][] = [];
+    await runOutbox(database, halfway, {
+      concurrency: 1,
+      onChange: (job) => changes.push(job.id),
+      onProgress: (job, sent, total) => progress.push([job.id, sent / total]),
+    });
+    // Uploading, then uploaded, for each photo in turn.
+    expect(changes).toEqual([jobs[0]!.id, jobs[0]!.id, jobs[1]!.id, jobs[1]!.id]);
+    expect(progress).toEqual([
+      [jobs[0]!.id, 0.5],
+      [jobs[1]!.id, 0.5],
+    ]);
   });
 
   it('takes over a job whose runner vanished once its lease ends', async () => {

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import '../../lib/account-texts';
 import { CONTENT_TYPES, REQUIRED_VIEWS, SHOE_VIEWS, type ContentType, type ShoeView } from '../../../contract/enums';
-import { isAcceptedPhoto } from '../../../contract/capture';
+import { isAcceptedPhoto, type CompressedPhoto } from '../../../contract/capture';
 import { assignToSlots, viewsProblem } from '../../../contract/views';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
@@ -21,9 +21,10 @@ import { onlineAtom } from '../../lib/store';
 import { ViewIllustration } from '../../capture/ViewIllustration';
 import { CameraDialog } from '../../capture/CameraDialog';
 import { PhotoTooLargeError, compressPhoto } from '../../capture/compress';
-import { StorageFullError, loadDraft, putPhoto, removePhoto, saveShoeParams, savePage, saveWarnings } from '../../capture/drafts';
+import { StorageFullError, loadDraft, movePhoto, putPhoto, removePhoto, saveShoeParams, savePage, saveWarnings } from '../../capture/drafts';
+import { heldPhoto, heldPhotosAtom, holdPhoto, releasePhoto } from '../../capture/held';
 import { verifyAngle } from '../../capture/api/verify-angle';
-import { outboxRunAtom, processUploads, startUploads, waitingUploadsAtom } from '../../capture/uploads';
+import { outboxRunAtom, processUploads, startUploads, uploadProgressAtom, waitingUploadsAtom } from '../../capture/uploads';
 import { db, type DraftRecord, type ShoeParams } from '../../offline/db';
 import { retryJob } from '../../offline/outbox';
 import './task.css';
@@ -85,6 +86,8 @@ export default function TaskPage() {
   const outboxRuns = useAtomValue(outboxRunAtom);
   const waiting = useAtomValue(waitingUploadsAtom);
   const online = useAtomValue(onlineAtom);
+  const held = useAtomValue(heldPhotosAtom);
+  const sending = useAtomValue(uploadProgressAtom);
   const batchInput = useRef<HTMLInputElement>(null);
   const thumbnail = useThumbnails(draft);
 
@@ -134,15 +137,17 @@ export default function TaskPage() {
       return;
     }
     setProgress((p) => ({ ...p, [view]: 0 }));
+    let compressed: CompressedPhoto | undefined;
     try {
-      const compressed = await compressPhoto(file, (percent) => setProgress((p) => ({ ...p, [view]: percent })));
-      await putPhoto(type, view, compressed);
-      await reload();
-      void processUploads();
+      compressed = await compressPhoto(file, (percent) => setProgress((p) => ({ ...p, [view]: percent })));
+      await storePhoto(view, compressed);
     } catch (error) {
       if (error instanceof PhotoTooLargeError) showToast(t('task.errors.tooLarge'), 'error');
-      else if (error instanceof StorageFullError) showToast(t('task.errors.quota'), 'error', 10_000);
-      else showToast(t('task.errors.compress'), 'error');
+      else if (error instanceof StorageFullError && compressed) {
+        // Nowhere to store it: the page keeps it until the seller has made room.
+        holdPhoto(type, view, compressed);
+        showToast(t('task.errors.quota'), 'error', 10_000);
+      } else showToast(t('task.errors.compress'), 'error');
     } finally {
       setProgress((p) => {
         const next = { ...p };
@@ -152,12 +157,41 @@ export default function TaskPage() {
     }
   };
 
+  const storePhoto = async (view: ShoeView, photo: CompressedPhoto) => {
+    await putPhoto(type, view, photo);
+    releasePhoto(type, view);
+    await reload();
+    void processUploads();
+  };
+
+  const saveHeld = async (view: ShoeView) => {
+    const photo = heldPhoto(held, type, view)?.photo;
+    if (!photo) return;
+    try {
+      await storePhoto(view, photo);
+    } catch (error) {
+      showToast(t(error instanceof StorageFullError ? 'task.errors.quota' : 'task.errors.compress'), 'error', 10_000);
+    }
+  };
+
+  const move = async (from: ShoeView, to: ShoeView) => {
+    await movePhoto(type, from, to);
+    await reload();
+    void processUploads();
+  };
+
+  const remove = async (view: ShoeView) => {
+    releasePhoto(type, view);
+    await removePhoto(type, view);
+    await reload();
+  };
+
   const addBatch = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])];
     event.target.value = '';
     const refused = files.filter((file) => !isAcceptedPhoto(file));
     if (refused.length > 0) showToast(t('task.errors.format'), 'error');
-    const filled = Object.keys(draft?.slots ?? {}) as ShoeView[];
+    const filled = SHOE_VIEWS.filter((view) => draft?.slots[view] || heldPhoto(held, type, view));
     const { placed, leftOver } = assignToSlots(files.filter(isAcceptedPhoto), filled);
     if (leftOver.length > 0) showToast(t('task.batchLeftOver', { count: leftOver.length }), 'info');
     for (const [view, file] of placed) await addPhoto(view, file);
@@ -236,12 +270,25 @@ export default function TaskPage() {
           <ul className="task__slots">
             {SHOE_VIEWS.map((view) => {
               const slot = draft?.slots[view];
-              const url = thumbnail(slot?.photoId);
-              const percent = progress[view];
-              const state = percent !== undefined ? t('task.slot.states.compressing', { percent: Math.round(percent) }) : slot ? t(`task.slot.states.${slot.state}`) : null;
+              const kept = heldPhoto(held, type, view);
+              const url = kept?.url ?? thumbnail(slot?.photoId);
+              const compressing = progress[view];
+              const sent = slot?.state === 'uploading' && slot.jobId ? sending[slot.jobId] : undefined;
+              const stateName = kept ? 'held' : (slot?.state ?? 'empty');
+              const percent = compressing ?? (sent === undefined ? undefined : sent * 100);
+              const state =
+                compressing !== undefined
+                  ? t('task.slot.states.compressing', { percent: Math.round(compressing) })
+                  : kept
+                    ? t('task.slot.states.held')
+                    : sent !== undefined
+                      ? t('task.slot.states.uploadingPercent', { percent: Math.round(sent * 100) })
+                      : slot
+                        ? t(`task.slot.states.${slot.state}`)
+                        : null;
               const inputId = `slot-input-${view}`;
               return (
-                <li key={view} className={`slot slot--${slot?.state ?? 'empty'}`} data-testid={`slot-${view}`} data-state={slot?.state ?? 'empty'}>
+                <li key={view} className={`slot slot--${stateName}`} data-testid={`slot-${view}`} data-state={stateName}>
                   <div className="slot__picture">
                     {url ? <img src={url} alt={t('task.slot.photoAlt', { view: t(`task.views.${view}`) })} /> : <ViewIllustration view={view} className="slot__drawing" />}
                   </div>
@@ -250,6 +297,9 @@ export default function TaskPage() {
                     <span className="slot__chip">{REQUIRED_VIEWS.includes(view as (typeof REQUIRED_VIEWS)[number]) ? t('task.required') : t('task.optional')}</span>
                   </div>
                   {state ? <p className="slot__state">{state}</p> : null}
+                  {percent !== undefined ? (
+                    <progress className="slot__progress" max={100} value={Math.round(percent)} aria-label={state ?? undefined} />
+                  ) : null}
                   {slot?.warnings && slot.warnings.length > 0 ? (
                     <ul className="slot__warnings" data-testid={`warnings-${view}`}>
                       {slot.warnings.map((warning) => (
@@ -285,10 +335,33 @@ export default function TaskPage() {
                         {t('task.slot.retry')}
                       </button>
                     ) : null}
-                    {slot ? (
-                      <button type="button" className="slot__button slot__button--danger" onClick={() => void removePhoto(type, view).then(reload)}>
+                    {kept ? (
+                      <button type="button" className="slot__button" onClick={() => void saveHeld(view)} data-testid={`save-again-${view}`}>
+                        {t('task.slot.saveAgain')}
+                      </button>
+                    ) : null}
+                    {slot || kept ? (
+                      <button type="button" className="slot__button slot__button--danger" onClick={() => void remove(view)}>
                         {t('task.slot.remove')}
                       </button>
+                    ) : null}
+                    {slot && !kept ? (
+                      <select
+                        className="slot__move"
+                        aria-label={t('task.slot.moveLabel')}
+                        value=""
+                        onChange={(event) => void move(view, event.target.value as ShoeView)}
+                        data-testid={`move-${view}`}
+                      >
+                        <option value="" disabled>
+                          {t('task.slot.moveTo')}
+                        </option>
+                        {SHOE_VIEWS.filter((other) => other !== view).map((other) => (
+                          <option key={other} value={other}>
+                            {t(`task.views.${other}`)}
+                          </option>
+                        ))}
+                      </select>
                     ) : null}
                   </div>
                 </li>
