@@ -149,6 +149,9 @@ test('the guided camera takes the six angles in order with the fake camera', asy
   const names = ['Справа под 45°', 'Правый бок', 'Левый бок', 'Спереди', 'Сзади', 'Подошва'];
   for (const [i, name] of names.entries()) {
     await expect(camera.getByRole('heading')).toHaveText(`Съёмка: ${name} (${i + 1} из 6)`);
+    // A sample shot of this very angle sits beside the outline.
+    await expect(camera.getByTestId('camera-sample')).toHaveAttribute('data-view', SIX[i]!);
+    await expect(camera.getByRole('img', { name: `Пример снимка: ${name}` })).toBeVisible();
     await expect(camera.getByTestId('camera-shutter')).toBeEnabled();
     await camera.getByTestId('camera-shutter').click();
   }
@@ -176,4 +179,107 @@ test('a refused camera is explained, with a way on through picking files', async
   await camera.getByRole('button', { name: 'Выбрать файлы' }).click();
   expect((await chooser).isMultiple()).toBe(true);
   await expect(camera).toBeHidden();
+});
+
+test('a photo on its way shows its progress; a refused one shows why on its slot and goes up on retry', async ({ page, context, request }) => {
+  const seller = await createVerifiedSeller(request, 'refuse');
+  await page.goto('/');
+  await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+  await openProductTask(page);
+  const task = activePage(page);
+  const [front, back] = await photos(2);
+
+  // A slow link (2 Mbit/s up): the slot counts the bytes as they go.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 250_000 });
+  await task.getByTestId('slot-front').locator('input[type=file]').setInputFiles(front!);
+  await expect(task.getByTestId('slot-front').locator('.slot__state')).toHaveText(/^Отправляем… \d+%$/, { timeout: 30_000 });
+  await expect(task.getByTestId('slot-front').getByRole('progressbar')).toBeVisible();
+  await expect(task.getByTestId('slot-front')).toHaveAttribute('data-state', 'uploaded', { timeout: 60_000 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+  // The bytes arrive damaged on the way: the server refuses them, and the slot says why.
+  let damage = true;
+  await page.route('**/api/v1/storage/**', (route) =>
+    damage && route.request().method() === 'PUT' ? route.continue({ postData: Buffer.from('not a photo') }) : route.continue(),
+  );
+  await task.getByTestId('slot-back').locator('input[type=file]').setInputFiles(back!);
+  const slot = task.getByTestId('slot-back');
+  await expect(slot).toHaveAttribute('data-state', 'failed', { timeout: 30_000 });
+  await expect(slot.getByRole('alert')).toHaveText('Formats: [jpg,jpeg,png]. Поддерживаются только JPEG и PNG.');
+  expect((await materialsOnServer(page)).filter((m) => m.status === 'uploaded')).toHaveLength(1);
+
+  damage = false;
+  await slot.getByRole('button', { name: 'Повторить' }).click();
+  await expect(slot).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  await expect(slot.getByRole('alert')).toHaveCount(0);
+  const uploaded = (await materialsOnServer(page)).filter((m) => m.status === 'uploaded');
+  expect(uploaded.map((m) => m.view).sort()).toEqual(['back', 'front']);
+});
+
+test('a batch photo in the wrong slot moves to the right one, and the server files it under that view', async ({ page, request }) => {
+  const seller = await createVerifiedSeller(request, 'move');
+  await page.goto('/');
+  await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+  await openProductTask(page);
+  const task = activePage(page);
+  await task.getByTestId('batch-input').setInputFiles(await photos(2));
+  for (const view of SIX.slice(0, 2)) await expect(task.getByTestId(`slot-${view}`)).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  const picture = (view: string) => task.getByTestId(`slot-${view}`).locator('img').getAttribute('src');
+  const second = await picture('right_side');
+
+  // The second photo is really the sole: it moves to its slot, leaving the right side empty.
+  await task.getByTestId('move-right_side').selectOption('bottom');
+  await expect(task.getByTestId('slot-right_side')).toHaveAttribute('data-state', 'empty');
+  await expect(task.getByTestId('slot-bottom')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  expect(await picture('bottom')).toBe(second);
+
+  // Two filled slots swap.
+  const first = await picture('right_45');
+  await task.getByTestId('move-right_45').selectOption('bottom');
+  await expect(task.getByTestId('slot-right_45')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  await expect(task.getByTestId('slot-bottom')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  expect(await picture('right_45')).toBe(second);
+  expect(await picture('bottom')).toBe(first);
+  const views = (await materialsOnServer(page)).filter((m) => m.status === 'uploaded').map((m) => m.view);
+  expect(views).toEqual(expect.arrayContaining(['right_45', 'bottom']));
+});
+
+test.describe('a full device', () => {
+  // Without the service worker's precache, the device holds only what the page stores.
+  test.use({ serviceWorkers: 'block' });
+
+  test('keeps the photo in memory and saves it once there is room again', async ({ page, context, request, baseURL }) => {
+    const seller = await createVerifiedSeller(request, 'quota');
+    // 1 MB for this site, set before it stores anything (Chromium reckons free space ahead of time):
+    // the session fits, a 2080×2080 photo does not.
+    const cdp = await context.newCDPSession(page);
+    const origin = new URL(baseURL!).origin;
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1_000_000 });
+    await page.goto('/');
+    await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+    await openProductTask(page);
+    const task = activePage(page);
+    const big = { name: 'big.jpg', mimeType: 'image/jpeg', buffer: (await shoePhoto({ width: 2080, height: 2080, noise: 40, seed: 3 })).jpeg };
+
+    await task.getByTestId('slot-front').locator('input[type=file]').setInputFiles(big);
+    const slot = task.getByTestId('slot-front');
+    await expect(slot).toHaveAttribute('data-state', 'held', { timeout: 30_000 });
+    await expect(slot.locator('.slot__state')).toHaveText('Не сохранено: на телефоне нет места');
+    await expect(slot.locator('img')).toBeVisible();
+    await expect(page.getByTestId('toast').last()).toContainText('На телефоне закончилось место');
+    // A reload would lose it: the browser asks first.
+    expect(await page.evaluate(() => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    })).toBe(true);
+
+    // Room again: the photo the page kept is stored, queued and uploaded.
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+    await task.getByTestId('save-again-front').click();
+    await expect(slot).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+    expect((await materialsOnServer(page)).map((m) => m.view)).toEqual(['front']);
+  });
 });
