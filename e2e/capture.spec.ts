@@ -235,15 +235,17 @@ test('a batch photo in the wrong slot moves to the right one, and the server fil
   await expect(task.getByTestId('slot-bottom')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
   expect(await picture('bottom')).toBe(second);
 
-  // Two filled slots swap.
+  // Two filled slots swap (both were uploaded already: wait for the pictures to change places).
   const first = await picture('right_45');
   await task.getByTestId('move-right_45').selectOption('bottom');
-  await expect(task.getByTestId('slot-right_45')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
-  await expect(task.getByTestId('slot-bottom')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
-  expect(await picture('right_45')).toBe(second);
-  expect(await picture('bottom')).toBe(first);
+  await expect(task.getByTestId('slot-right_45').locator('img')).toHaveAttribute('src', second!);
+  await expect(task.getByTestId('slot-bottom').locator('img')).toHaveAttribute('src', first!);
+  for (const view of ['right_45', 'bottom']) {
+    await expect(task.getByTestId(`slot-${view}`)).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
+  }
+  // Every placement was filed under its view: the two first uploads, the move, and the swap.
   const views = (await materialsOnServer(page)).filter((m) => m.status === 'uploaded').map((m) => m.view);
-  expect(views).toEqual(expect.arrayContaining(['right_45', 'bottom']));
+  expect(views.sort()).toEqual(['bottom', 'bottom', 'right_45', 'right_45', 'right_side']);
 });
 
 test.describe('a full device', () => {
