@@ -167,3 +167,27 @@ export function plannedOutputs(config: readonly ContentConfigEntry[], uploadedVi
         : [{ name: entry.name, category: entry.category }],
     );
 }
+
+/** Tokens per output of each category; the server's `GET /content/config` carries the ones in force. */
+export type Prices = Readonly<Record<Category, number>>;
+
+export const DEFAULT_PRICES: Prices = {
+  HALF_BODY: 8,
+  FULL_BODY: 8,
+  PRODUCT: 2,
+  PRODUCT2: 4,
+  POSTER: 4,
+  OUTFIT_STILL_LIFE: 4,
+  OUTFIT_COLOR: 3,
+  CREATIVE_VIDEO: 15,
+};
+
+export interface PricedOutput extends PlannedOutput {
+  cost: number;
+}
+
+/** Each planned output with its cost, and the total the confirmation dialog weighs against the balance. */
+export function priceOutputs(outputs: readonly PlannedOutput[], prices: Prices): { outputs: PricedOutput[]; total: number } {
+  const priced = outputs.map((output) => ({ ...output, cost: prices[output.category] }));
+  return { outputs: priced, total: priced.reduce((sum, output) => sum + output.cost, 0) };
+}

@@ -1,8 +1,10 @@
 // SPEC §4 "Selection on task screen" and §5's task rules for page 2.
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_PRICES,
   EMPTY_SELECTION,
   plannedOutputs,
+  priceOutputs,
   selectionProblem,
   toContentConfig,
   toggleCategory,
@@ -157,5 +159,22 @@ describe('content_config and planned outputs', () => {
     expect(outputs.filter((o) => o.category === 'POSTER')).toEqual([{ name: 'POSTER', category: 'POSTER' }]);
     // An entry removed in the confirmation dialog plans nothing.
     expect(plannedOutputs(config.map((e) => ({ ...e, selected: e.category !== 'PRODUCT' })), ['front'])).toHaveLength(1);
+  });
+});
+
+describe('pricing', () => {
+  it('prices every planned output by its category and adds them up', () => {
+    const prices = { ...DEFAULT_PRICES, PRODUCT: 3, POSTER: 5 };
+    const { outputs, total } = priceOutputs(
+      [
+        { name: 'PRODUCT', category: 'PRODUCT', view: 'front' },
+        { name: 'PRODUCT', category: 'PRODUCT', view: 'back' },
+        { name: 'POSTER', category: 'POSTER' },
+      ],
+      prices,
+    );
+    expect(outputs.map((o) => o.cost)).toEqual([3, 3, 5]);
+    expect(total).toBe(11);
+    expect(priceOutputs([], prices).total).toBe(0);
   });
 });
