@@ -276,16 +276,11 @@ export default function TaskPage() {
               const sent = slot?.state === 'uploading' && slot.jobId ? sending[slot.jobId] : undefined;
               const stateName = kept ? 'held' : (slot?.state ?? 'empty');
               const percent = compressing ?? (sent === undefined ? undefined : sent * 100);
-              const state =
-                compressing !== undefined
-                  ? t('task.slot.states.compressing', { percent: Math.round(compressing) })
-                  : kept
-                    ? t('task.slot.states.held')
-                    : sent !== undefined
-                      ? t('task.slot.states.uploadingPercent', { percent: Math.round(sent * 100) })
-                      : slot
-                        ? t(`task.slot.states.${slot.state}`)
-                        : null;
+              let state: string | null = null;
+              if (compressing !== undefined) state = t('task.slot.states.compressing', { percent: Math.round(compressing) });
+              else if (kept) state = t('task.slot.states.held');
+              else if (sent !== undefined) state = t('task.slot.states.uploadingPercent', { percent: Math.round(sent * 100) });
+              else if (slot) state = t(`task.slot.states.${slot.state}`);
               const inputId = `slot-input-${view}`;
               return (
                 <li key={view} className={`slot slot--${stateName}`} data-testid={`slot-${view}`} data-state={stateName}>
