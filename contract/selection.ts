@@ -2,7 +2,7 @@
 // category cards of the content type, their background or creative-scene sub-cards, and the
 // custom-scene card with its prompt. Pure rules, shared by the page and the server's checks.
 import type { Background, Category, ContentModule, ContentType, CreativeScene, ShoeView } from './enums';
-import { CONTENT_MODULE_OF, CREATIVE_SCENES } from './enums';
+import { CONTENT_MODULE_OF, CONTENT_TYPES, CREATIVE_SCENES } from './enums';
 
 export type SubOption = Background | CreativeScene;
 
@@ -13,6 +13,12 @@ export const CATEGORIES_OF: Record<ContentType, readonly Category[]> = {
   outfit: ['OUTFIT_STILL_LIFE', 'OUTFIT_COLOR'],
   video: ['CREATIVE_VIDEO'],
 };
+
+/** The module a category belongs to (SPEC §3). */
+export function contentModuleOf(category: Category): ContentModule {
+  const type = CONTENT_TYPES.find((t) => CATEGORIES_OF[t].includes(category))!;
+  return CONTENT_MODULE_OF[type];
+}
 
 const NAMED_SCENES = CREATIVE_SCENES.filter((scene) => scene !== 'CUSTOM');
 

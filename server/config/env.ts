@@ -44,6 +44,19 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanText.default(false),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Run generation jobs inside this server (set false when `npm run worker` processes do it). */
+  RUN_JOBS: booleanText.default(true),
+  /** Generation jobs one process works on at once. */
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+  /** The ffmpeg program for videos; found on PATH or in the optional npm package when unset. */
+  FFMPEG_PATH: z.string().min(1).optional(),
+  /** An OpenAI-compatible API for model photos, custom scenes and generative video, e.g. https://api.openai.com/v1 */
+  AI_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+  /** Set to offer generative creative-scene videos from the AI service. */
+  AI_VIDEO_MODEL: z.string().min(1).optional(),
+  AI_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(180),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -70,6 +83,19 @@ export interface Config {
   filesDir: string;
   /** An S3-compatible bucket instead of `filesDir`, when S3_BUCKET is set. */
   s3: S3Options | null;
+  runJobs: boolean;
+  jobConcurrency: number;
+  ffmpegPath: string | undefined;
+  /** The remote AI engine, when AI_BASE_URL is set. */
+  ai: AiOptions | null;
+}
+
+export interface AiOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  imageModel: string;
+  videoModel: string | undefined;
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +150,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        }
+      : null,
+    runJobs: e.RUN_JOBS,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    ffmpegPath: e.FFMPEG_PATH,
+    ai: e.AI_BASE_URL
+      ? {
+          baseUrl: e.AI_BASE_URL.replace(/\/+$/, ''),
+          apiKey: e.AI_API_KEY,
+          imageModel: e.AI_IMAGE_MODEL,
+          videoModel: e.AI_VIDEO_MODEL,
+          timeoutMs: e.AI_TIMEOUT_S * 1000,
         }
       : null,
   };

@@ -200,3 +200,132 @@ export const materials = pgTable(
     index('materials_user_created_idx').on(t.userId, t.createdAt),
   ],
 );
+
+export const TASK_STATUSES = ['pending', 'processing', 'completed', 'partially_completed', 'failed'] as const;
+export const FAILURE_TYPES = ['system_error', 'manual_rejection'] as const;
+
+/**
+ * A generation task (SPEC §3): what the seller asked for, from which photos, what it cost and
+ * how it ended. Created with its outputs, its debit and its job in one transaction, once per
+ * Idempotency-Key.
+ */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    status: text('status', { enum: TASK_STATUSES }).notNull().default('pending'),
+    failureType: text('failure_type', { enum: FAILURE_TYPES }),
+    /** The content_config entries as submitted. */
+    contentConfig: jsonb('content_config').$type<unknown[]>().notNull(),
+    /** Later edits of entries, merged into the config by name when read. */
+    configHistory: jsonb('config_history').$type<unknown[]>().notNull().default([]),
+    materialIds: jsonb('material_ids').$type<string[]>().notNull(),
+    cost: integer('cost').notNull(),
+    /** The language the finished-task e-mail is written in. */
+    locale: text('locale').notNull(),
+    finishedAt: at('finished_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tasks_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    index('tasks_user_created_idx').on(t.userId, t.createdAt),
+    index('tasks_finished_idx').on(t.finishedAt),
+  ],
+);
+
+export const OUTPUT_STATUSES = ['pending', 'completed', 'failed'] as const;
+
+/** One planned output of a task: priced when planned, refunded when it fails. */
+export const taskOutputs = pgTable(
+  'task_outputs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    contentModule: text('content_module').notNull(),
+    category: text('category').notNull(),
+    background: text('background'),
+    creativeScene: text('creative_scene'),
+    view: text('view'),
+    engine: text('engine').notNull(),
+    cost: integer('cost').notNull(),
+    status: text('status', { enum: OUTPUT_STATUSES }).notNull().default('pending'),
+    error: text('error'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('task_outputs_task_position').on(t.taskId, t.position)],
+);
+
+/** Why a photo was turned away at intake (SPEC §3 failure detail). */
+export const taskFailures = pgTable(
+  'task_failures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    materialId: uuid('material_id').notNull(),
+    reason: text('reason').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('task_failures_task_idx').on(t.taskId)],
+);
+
+/** A finished result (SPEC §3 generated asset): a stored image or video the seller owns. */
+export const assets = pgTable(
+  'assets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id').references(() => tasks.id, { onDelete: 'set null' }),
+    outputId: uuid('output_id').references(() => taskOutputs.id, { onDelete: 'set null' }),
+    contentModule: text('content_module').notNull(),
+    category: text('category').notNull(),
+    background: text('background'),
+    creativeScene: text('creative_scene'),
+    storageKey: text('storage_key').notNull(),
+    fileType: text('file_type').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('assets_output_key').on(t.outputId),
+    index('assets_user_category_idx').on(t.userId, t.category, t.createdAt),
+    index('assets_task_idx').on(t.taskId),
+  ],
+);
+
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+
+/**
+ * Background work, claimed with FOR UPDATE SKIP LOCKED by any number of runners. A running job
+ * whose lease (`lockedUntil`) ran out belongs to a runner that died and is claimed again.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    taskId: uuid('task_id').references(() => tasks.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(4),
+    runAt: at('run_at').notNull().defaultNow(),
+    lockedUntil: at('locked_until'),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    ...timestamps,
+  },
+  (t) => [index('jobs_due_idx').on(t.status, t.runAt)],
+);

@@ -24,4 +24,4 @@ export const UPLOAD_URL_LIFETIME_S = 15 * 60;
 export const DOWNLOAD_URL_LIFETIME_S = 60 * 60;
 
 /** Object keys this app makes: lower-case path segments and an image extension, nothing else. */
-export const STORAGE_KEY_PATTERN = /^[a-z0-9-]+(\/[a-z0-9-]+)*\.(jpg|png)$/;
+export const STORAGE_KEY_PATTERN = /^[a-z0-9-]+(\/[a-z0-9-]+)*\.(jpg|png|mp4)$/;

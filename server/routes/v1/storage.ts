@@ -18,7 +18,7 @@ const signedQuery = z.object({
   ct: z.string().max(100).optional(),
 });
 
-const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png' };
+const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.mp4': 'video/mp4' };
 
 export const storageRoutes: FastifyPluginAsync<{ root: string }> = async (app, { root }) => {
   const storage = app.storage;

@@ -1,0 +1,247 @@
+// Generation tasks (DESIGN §4 Generation): a submission is checked, priced, charged, stored with
+// its planned outputs and queued, all in one transaction under the seller's Idempotency-Key;
+// then read back, listed, and deleted. Every query is scoped to the seller.
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Database } from '../db/client';
+import { assets, jobs, materials, taskFailures, taskOutputs, tasks } from '../db/schema';
+import { HttpError } from '../lib/errors';
+import { debit, InsufficientBalance } from '../ledger/ledger';
+import { REQUIRED_VIEWS, SHOE_VIEWS, type Background, type Category, type CreativeScene, type ShoeView } from '../../contract/enums';
+import type { contentConfigEntrySchema, generateRequestSchema } from '../../contract/content';
+import {
+  contentModuleOf,
+  plannedOutputs,
+  subOptionsOf,
+  type ContentConfigEntry,
+  type Prices,
+} from '../../contract/selection';
+import { MIN_VIEWS } from '../../contract/views';
+import { routeOption, type EngineSupport } from './catalogue';
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type OutputRow = typeof taskOutputs.$inferSelect;
+type Entry = z.output<typeof contentConfigEntrySchema>;
+type GenerateRequest = z.output<typeof generateRequestSchema>;
+
+/** A custom scene is asked for by a CUSTOM background or scene, or by a description. */
+export function isCustom(entry: Pick<Entry, 'background' | 'creative_scene' | 'custom_params'>): boolean {
+  return entry.background === 'CUSTOM' || entry.creative_scene === 'CUSTOM' || Boolean(entry.custom_params.custom_scene_description);
+}
+
+/** The entry's options belong together: module, category, and a background or scene only where one fits. */
+function checkEntry(entry: Entry): void {
+  const mismatch = () => {
+    throw new HttpError(400, 'CONFIG_MISMATCH', 'CONFIG_MISMATCH', { category: entry.category, module: entry.content_module });
+  };
+  if (contentModuleOf(entry.category) !== entry.content_module) mismatch();
+  const isPerson = entry.content_module === 'REAL_PERSON_IMAGE';
+  const isVideo = entry.category === 'CREATIVE_VIDEO';
+  if (entry.background && !isPerson) mismatch();
+  if (entry.creative_scene && !isVideo) mismatch();
+  if (isPerson && !entry.background) throw new HttpError(400, 'BACKGROUND_REQUIRED', 'CONFIG_MISMATCH', { category: entry.category, module: entry.content_module });
+  const sub = entry.background ?? entry.creative_scene;
+  if (sub && sub !== 'CUSTOM' && !subOptionsOf(entry.category).includes(sub)) mismatch();
+  if ((entry.background === 'CUSTOM' || entry.creative_scene === 'CUSTOM') && !entry.custom_params.custom_scene_description) {
+    throw new HttpError(400, 'PROMPT_REQUIRED', 'PROMPT_REQUIRED');
+  }
+}
+
+export interface PlannedRow {
+  position: number;
+  name: string;
+  contentModule: string;
+  category: Category;
+  background: Background | null;
+  creativeScene: CreativeScene | null;
+  view: ShoeView | null;
+  engine: 'studio' | 'remote';
+  cost: number;
+}
+
+/** The outputs a request plans, each routed to its engine and priced; refuses what cannot be made. */
+export function planTask(
+  config: readonly Entry[],
+  views: readonly ShoeView[],
+  support: EngineSupport,
+  prices: Prices,
+): PlannedRow[] {
+  const selected = config.filter((entry) => entry.selected);
+  if (selected.length === 0) throw new HttpError(400, 'NOTHING_SELECTED', 'NOTHING_SELECTED');
+  if (new Set(config.map((entry) => entry.name)).size !== config.length) throw new HttpError(400, 'DUPLICATE_NAMES', 'DUPLICATE_NAMES');
+  const byName = new Map(selected.map((entry) => [entry.name, entry]));
+  for (const entry of selected) checkEntry(entry);
+  return plannedOutputs(selected as ContentConfigEntry[], views).map((output, position) => {
+    const entry = byName.get(output.name)!;
+    const routing = routeOption(
+      { category: entry.category, background: entry.background, creativeScene: entry.creative_scene, custom: isCustom(entry) },
+      support,
+    );
+    if (!routing.engine) {
+      throw new HttpError(400, 'OPTION_UNAVAILABLE', 'OPTION_UNAVAILABLE', { option: entry.name, reason: routing.reason });
+    }
+    return {
+      position,
+      name: entry.name,
+      contentModule: entry.content_module,
+      category: entry.category,
+      background: entry.background ?? null,
+      creativeScene: entry.creative_scene ?? null,
+      view: output.view ?? null,
+      engine: routing.engine,
+      cost: prices[entry.category],
+    };
+  });
+}
+
+/** The seller's uploaded photos for a task, one per view, with the required views present. */
+async function taskMaterials(db: Database, userId: string, ids: readonly string[]) {
+  if (new Set(ids).size !== ids.length) throw new HttpError(400, 'DUPLICATE_VIEWS', 'DUPLICATE_VIEWS', { view: '' });
+  const rows = await db
+    .select({ id: materials.id, view: materials.view, status: materials.status })
+    .from(materials)
+    .where(and(eq(materials.userId, userId), inArray(materials.id, [...ids])));
+  if (rows.length !== ids.length) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+  if (rows.some((row) => row.status !== 'uploaded')) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
+  const views = rows.map((row) => row.view as ShoeView);
+  const repeated = views.find((view, i) => views.indexOf(view) !== i);
+  if (repeated) throw new HttpError(400, 'DUPLICATE_VIEWS', 'DUPLICATE_VIEWS', { view: repeated });
+  if (views.length < MIN_VIEWS) throw new HttpError(400, 'TOO_FEW_VIEWS', 'TOO_FEW_VIEWS', { min: MIN_VIEWS });
+  const missing = REQUIRED_VIEWS.filter((view) => !views.includes(view));
+  if (missing.length > 0) throw new HttpError(400, 'REQUIRED_VIEWS_MISSING', 'REQUIRED_VIEWS_MISSING', { views: missing.join(', ') });
+  // Outputs follow the guided order of the views, whatever order the ids came in.
+  return { views: [...views].sort((a, b) => SHOE_VIEWS.indexOf(a) - SHOE_VIEWS.indexOf(b)) };
+}
+
+export interface CreateTaskInput {
+  userId: string;
+  locale: string;
+  idempotencyKey: string;
+  request: GenerateRequest;
+  support: EngineSupport;
+  prices: Prices;
+}
+
+export interface CreatedTask {
+  task: TaskRow;
+  /** The balance after the charge (or now, for a replay). */
+  balance: number;
+  replayed: boolean;
+}
+
+const sameRequest = (task: TaskRow, request: GenerateRequest) =>
+  JSON.stringify(task.contentConfig) === JSON.stringify(request.content_config) &&
+  JSON.stringify(task.materialIds) === JSON.stringify(request.material_ids);
+
+async function existing(db: Database, userId: string, key: string): Promise<TaskRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.userId, userId), eq(tasks.idempotencyKey, key)));
+  return row;
+}
+
+/**
+ * Checks, prices and charges a submission, and stores the task with its outputs and its job in
+ * one transaction. A repeat under the same key returns the first task and charges nothing.
+ */
+export async function createTask(db: Database, input: CreateTaskInput, balanceNow: () => Promise<number>): Promise<CreatedTask> {
+  const { userId, idempotencyKey, request } = input;
+  const replay = async (task: TaskRow): Promise<CreatedTask> => {
+    if (!sameRequest(task, request)) throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
+    return { task, balance: await balanceNow(), replayed: true };
+  };
+  const before = await existing(db, userId, idempotencyKey);
+  if (before) return replay(before);
+
+  const { views } = await taskMaterials(db, userId, request.material_ids);
+  const planned = planTask(request.content_config, views, input.support, input.prices);
+  const cost = planned.reduce((sum, output) => sum + output.cost, 0);
+
+  try {
+    return await db.transaction(async (tx) => {
+      const [task] = await tx
+        .insert(tasks)
+        .values({
+          userId,
+          idempotencyKey,
+          contentConfig: request.content_config,
+          materialIds: request.material_ids,
+          cost,
+          locale: input.locale,
+        })
+        .onConflictDoNothing({ target: [tasks.userId, tasks.idempotencyKey] })
+        .returning();
+      if (!task) throw new ReplayRace();
+      const balance = await debit(tx, { userId, type: 'content_generation', amount: cost, reference: task.id });
+      await tx.insert(taskOutputs).values(planned.map((output) => ({ ...output, taskId: task.id })));
+      await tx.insert(jobs).values({ kind: 'generate', taskId: task.id });
+      return { task, balance, replayed: false };
+    });
+  } catch (error) {
+    if (error instanceof InsufficientBalance) {
+      throw new HttpError(402, 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', { cost: error.cost, balance: error.balance });
+    }
+    if (error instanceof ReplayRace) {
+      const winner = await existing(db, userId, idempotencyKey);
+      if (winner) return replay(winner);
+    }
+    throw error;
+  }
+}
+
+/** Another request under the same key committed first. */
+class ReplayRace extends Error {}
+
+export async function findOwnTask(db: Database, userId: string, id: string): Promise<TaskRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+  return row;
+}
+
+export async function listOwnTasks(db: Database, userId: string, page: number, pageSize: number) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(tasks)
+      .where(eq(tasks.userId, userId))
+      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(tasks).where(eq(tasks.userId, userId)),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Everything a task's answer shows, loaded for a whole page of tasks at once. */
+export async function taskDetails(db: Database, taskRows: readonly TaskRow[]) {
+  const ids = taskRows.map((task) => task.id);
+  const materialIds = [...new Set(taskRows.flatMap((task) => task.materialIds))];
+  if (ids.length === 0) return { outputs: [], results: [], photos: [] };
+  const [outputs, results, photos] = await Promise.all([
+    db.select().from(taskOutputs).where(inArray(taskOutputs.taskId, ids)).orderBy(taskOutputs.position),
+    db.select().from(assets).where(inArray(assets.taskId, ids)).orderBy(assets.createdAt, assets.id),
+    materialIds.length
+      ? db
+          .select({ id: materials.id, storageKey: materials.storageKey, description: materials.description, status: materials.status })
+          .from(materials)
+          .where(inArray(materials.id, materialIds))
+      : Promise.resolve([]),
+  ]);
+  return { outputs, results, photos };
+}
+
+export async function failureDetails(db: Database, taskId: string) {
+  return db.select().from(taskFailures).where(eq(taskFailures.taskId, taskId)).orderBy(taskFailures.createdAt);
+}
+
+/** Deletes a finished task (its results stay in material history); false when there is none. */
+export async function deleteOwnTask(db: Database, userId: string, id: string): Promise<boolean> {
+  const task = await findOwnTask(db, userId, id);
+  if (!task) return false;
+  if (task.status === 'pending' || task.status === 'processing') throw new HttpError(409, 'TASK_BUSY', 'TASK_BUSY');
+  await db.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.userId, userId)));
+  return true;
+}
