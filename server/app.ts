@@ -19,6 +19,7 @@ import { hasWebBuild, inlineScriptHashes, webPlugin } from './plugins/web';
 import { authPlugin } from './plugins/auth';
 import { mailPlugin } from './plugins/mail';
 import { storagePlugin } from './plugins/storage';
+import { generationPlugin } from './plugins/generation';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
 import { feedbackRoutes } from './routes/v1/feedback';
@@ -26,6 +27,8 @@ import { tokenRoutes } from './routes/v1/tokens';
 import { materialRoutes } from './routes/v1/materials';
 import { storageRoutes } from './routes/v1/storage';
 import { shoeVerificationRoutes } from './routes/v1/shoe-verification';
+import { contentRoutes } from './routes/v1/content';
+import { eventRoutes } from './routes/v1/events';
 import pkg from '../package.json' with { type: 'json' };
 
 declare module 'fastify' {
@@ -76,6 +79,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(authPlugin);
   await app.register(mailPlugin);
   await app.register(storagePlugin);
+  await app.register(generationPlugin);
 
   // Routes.
   await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });
@@ -85,6 +89,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(materialRoutes, { prefix: '/api/v1/materials' });
   await app.register(storageRoutes, { prefix: '/api/v1/storage', root: config.filesDir });
   await app.register(shoeVerificationRoutes, { prefix: '/api/v1/shoe-verification' });
+  await app.register(contentRoutes, { prefix: '/api/v1/content' });
+  await app.register(eventRoutes, { prefix: '/api/v1/events' });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });
   else app.setNotFoundHandler(sendRouteNotFound);

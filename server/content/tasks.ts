@@ -120,6 +120,8 @@ export interface CreateTaskInput {
   request: GenerateRequest;
   support: EngineSupport;
   prices: Prices;
+  /** Plan only this view's product shot (a retry of one result). */
+  onlyView?: string | undefined;
 }
 
 export interface CreatedTask {
@@ -155,7 +157,9 @@ export async function createTask(db: Database, input: CreateTaskInput, balanceNo
   if (before) return replay(before);
 
   const { views } = await taskMaterials(db, userId, request.material_ids);
-  const planned = planTask(request.content_config, views, input.support, input.prices);
+  const planned = planTask(request.content_config, views, input.support, input.prices)
+    .filter((output) => !input.onlyView || !output.view || output.view === input.onlyView)
+    .map((output, position) => ({ ...output, position }));
   const cost = planned.reduce((sum, output) => sum + output.cost, 0);
 
   try {

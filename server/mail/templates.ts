@@ -83,3 +83,64 @@ export function resetCodeMail(locale: Locale, username: string, code: string): R
     ]),
   };
 }
+
+const taskCopy = {
+  ru: {
+    completed: 'Ваши материалы готовы',
+    partially_completed: 'Материалы готовы частично',
+    failed: 'Задачу не удалось выполнить',
+    completedBody: 'Задача выполнена: все материалы готовы и ждут вас в истории задач.',
+    partialBody: 'Часть материалов готова и ждёт вас в истории задач. Токены за то, что не получилось, возвращены.',
+    rejectedBody: 'Некоторые фото не прошли проверку. Причины и кнопка повтора — в истории задач. Токены возвращены.',
+    failedBody: 'Из-за ошибки на нашей стороне задача не выполнена. Токены возвращены.',
+    open: 'Открыть историю задач',
+  },
+  en: {
+    completed: 'Your content is ready',
+    partially_completed: 'Part of your content is ready',
+    failed: 'Your task could not be completed',
+    completedBody: 'Your task is done: every result is waiting for you in the task history.',
+    partialBody: 'Part of your results are ready in the task history. The tokens for what could not be made were refunded.',
+    rejectedBody: 'Some photos did not pass the check. The reasons and a retry button are in the task history. Your tokens were refunded.',
+    failedBody: 'An error on our side stopped the task. Your tokens were refunded.',
+    open: 'Open task history',
+  },
+  zh: {
+    completed: '您的内容已生成',
+    partially_completed: '部分内容已生成',
+    failed: '任务未能完成',
+    completedBody: '任务已完成：所有结果都在任务历史中等您查看。',
+    partialBody: '部分结果已在任务历史中生成，未能生成部分的代币已退还。',
+    rejectedBody: '部分照片未通过检查。原因和重试按钮见任务历史。代币已退还。',
+    failedBody: '由于我们这边的错误，任务未能完成。代币已退还。',
+    open: '打开任务历史',
+  },
+} satisfies Record<Locale, unknown>;
+
+/** The notice sent when a task ends (SPEC §4: processing promises an e-mail). */
+export function taskFinishedMail(
+  locale: Locale,
+  username: string,
+  outcome: { status: 'completed' | 'partially_completed' | 'failed'; failureType: string | null },
+  link: string,
+): Rendered {
+  const c = taskCopy[locale];
+  const body =
+    outcome.status === 'completed'
+      ? c.completedBody
+      : outcome.status === 'partially_completed'
+        ? c.partialBody
+        : outcome.failureType === 'manual_rejection'
+          ? c.rejectedBody
+          : c.failedBody;
+  const hello = copy[locale].hello(username);
+  return {
+    subject: c[outcome.status],
+    text: [hello, '', body, '', `${c.open}: ${link}`, '', 'SoleStudio'].join('\n'),
+    html: page([
+      `<p>${escapeHtml(hello)}</p>`,
+      `<p>${escapeHtml(body)}</p>`,
+      `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 18px;background:#5b4bff;color:#fff;border-radius:8px;text-decoration:none">${escapeHtml(c.open)}</a></p>`,
+    ]),
+  };
+}

@@ -1,0 +1,283 @@
+// /api/v1/content (SPEC §7 Content): what can be made, submitting a task, and the seller's
+// tasks. Every task route answers 404 for another seller's task.
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
+import {
+  contentCatalogueSchema,
+  eventTicketSchema,
+  failureDetailSchema,
+  generateRequestSchema,
+  generateResultSchema,
+  regenerateRequestSchema,
+  taskIdParamsSchema,
+  taskListQuerySchema,
+  taskMaterialSchema,
+  taskSchema,
+} from '../../../contract/content';
+import { idempotencyKeyRule } from '../../../contract/materials';
+import { HttpError } from '../../lib/errors';
+import { translate, type MessageKey } from '../../lib/i18n';
+import { currentUser } from '../../plugins/auth';
+import { balanceOf } from '../../ledger/ledger';
+import { catalogue } from '../../content/catalogue';
+import { createTask, deleteOwnTask, failureDetails, findOwnTask, listOwnTasks, taskDetails } from '../../content/tasks';
+import { publicTask } from '../../content/present';
+import { assets, materials, taskOutputs, tasks } from '../../db/schema';
+import { DOWNLOAD_URL_LIFETIME_S } from '../../storage/storage';
+import { issueTicket } from '../../content/tickets';
+
+const failures = { 400: z.unknown(), 401: z.unknown(), 402: z.unknown(), 404: z.unknown(), 409: z.unknown(), 429: z.unknown() };
+const SUBMISSIONS_PER_HOUR = { max: 300, windowMs: 60 * 60 * 1000 };
+
+export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const ok = (locale: Parameters<typeof translate>[0], key: MessageKey = 'OK') => translate(locale, key);
+
+  app.get(
+    '/config',
+    {
+      schema: {
+        summary: 'The categories, backgrounds and scenes this server can make, their prices, and why any is unavailable',
+        tags: ['content'],
+        response: { 200: okEnvelope(contentCatalogueSchema) },
+      },
+    },
+    async (request) => ({
+      code: 200,
+      message: ok(request.locale),
+      data: catalogue(app.generation.support, request.locale, app.generation.prices),
+    }),
+  );
+
+  app.post(
+    '/generate',
+    {
+      schema: {
+        summary: 'Submit a task: checked, priced and charged once per Idempotency-Key',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: generateRequestSchema,
+        response: { 200: okEnvelope(generateResultSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key']);
+      if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
+      await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
+      const created = await createTask(
+        db,
+        {
+          userId: user.id,
+          locale: request.locale,
+          idempotencyKey: key.data,
+          request: request.body,
+          support: app.generation.support,
+          prices: app.generation.prices,
+        },
+        () => balanceOf(db, user.id),
+      );
+      if (!created.replayed) app.generation.wake();
+      return {
+        code: 200,
+        message: ok(request.locale, 'TASK_CREATED'),
+        data: { id: created.task.id, status: created.task.status, cost: created.task.cost, total_tokens: created.balance },
+      };
+    },
+  );
+
+  app.get(
+    '/tasks',
+    {
+      schema: {
+        summary: "The seller's tasks, newest first",
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        querystring: taskListQuerySchema,
+        response: { 200: pagedEnvelope(taskSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const { page, page_size } = request.query;
+      const { rows, total } = await listOwnTasks(db, user.id, page, page_size);
+      const details = await taskDetails(db, rows);
+      return {
+        code: 200,
+        message: ok(request.locale),
+        data: await Promise.all(rows.map((row) => publicTask(row, details, app.storage, request.locale))),
+        meta: { total, total_pages: Math.ceil(total / page_size), page },
+      };
+    },
+  );
+
+  const ownTask = async (userId: string, id: string) => {
+    const task = await findOwnTask(db, userId, id);
+    if (!task) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+    return task;
+  };
+
+  app.get(
+    '/tasks/:id',
+    {
+      schema: {
+        summary: 'One task: its config (history merged by name), status, outputs and results',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        params: taskIdParamsSchema,
+        response: { 200: okEnvelope(taskSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const task = await ownTask(currentUser(request).user.id, request.params.id);
+      return { code: 200, message: ok(request.locale), data: await publicTask(task, await taskDetails(db, [task]), app.storage, request.locale) };
+    },
+  );
+
+  app.get(
+    '/tasks/:id/failure-details',
+    {
+      schema: {
+        summary: 'Why each photo of a rejected task was turned away',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        params: taskIdParamsSchema,
+        response: { 200: okEnvelope(z.array(failureDetailSchema)), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const task = await ownTask(currentUser(request).user.id, request.params.id);
+      const rows = await failureDetails(db, task.id);
+      const photos = (await taskDetails(db, [task])).photos;
+      return {
+        code: 200,
+        message: ok(request.locale),
+        data: await Promise.all(
+          rows.map(async (row) => {
+            const photo = photos.find((p) => p.id === row.materialId);
+            return {
+              id: row.id,
+              material_id: row.materialId,
+              file_url: photo && photo.status === 'uploaded' ? await app.storage.downloadUrl(photo.storageKey, DOWNLOAD_URL_LIFETIME_S) : null,
+              reason: translate(request.locale, row.reason as MessageKey),
+            };
+          }),
+        ),
+      };
+    },
+  );
+
+  app.get(
+    '/tasks/:id/materials',
+    {
+      schema: {
+        summary: "A task's photos, with addresses to download them",
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        params: taskIdParamsSchema,
+        response: { 200: okEnvelope(z.array(taskMaterialSchema)), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const task = await ownTask(currentUser(request).user.id, request.params.id);
+      const shown = await publicTask(task, await taskDetails(db, [task]), app.storage, request.locale);
+      return { code: 200, message: ok(request.locale), data: shown.materials };
+    },
+  );
+
+  app.delete(
+    '/tasks/:id',
+    {
+      schema: {
+        summary: 'Delete a finished task (its results stay in material history)',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        params: taskIdParamsSchema,
+        response: { 200: okEnvelope(z.null()), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      if (!(await deleteOwnTask(db, currentUser(request).user.id, request.params.id))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      return { code: 200, message: ok(request.locale), data: null };
+    },
+  );
+
+  app.post(
+    '/regenerate',
+    {
+      schema: {
+        summary: "Make one result again: a new task for the asset's entry, from the same photos",
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: regenerateRequestSchema,
+        response: { 200: okEnvelope(generateResultSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key'] ?? `regenerate-${crypto.randomUUID()}`);
+      if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
+      await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
+      const [source] = await db
+        .select({ task: tasks, output: taskOutputs })
+        .from(assets)
+        .innerJoin(tasks, eq(tasks.id, assets.taskId))
+        .innerJoin(taskOutputs, eq(taskOutputs.id, assets.outputId))
+        .where(and(eq(assets.id, request.body.asset_id), eq(assets.userId, user.id)));
+      if (!source) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      const entry = (source.task.contentConfig as { name: string }[]).find((e) => e.name === source.output.name);
+      if (!entry) throw new HttpError(409, 'ASSET_NOT_REGENERABLE', 'ASSET_NOT_REGENERABLE');
+      const photos = await db
+        .select({ id: materials.id })
+        .from(materials)
+        .where(and(eq(materials.userId, user.id), inArray(materials.id, source.task.materialIds)));
+      if (photos.length !== source.task.materialIds.length) throw new HttpError(409, 'ASSET_NOT_REGENERABLE', 'ASSET_NOT_REGENERABLE');
+      // A product shot is made again from its own view only, and priced as one output.
+      const created = await createTask(
+        db,
+        {
+          userId: user.id,
+          locale: request.locale,
+          idempotencyKey: key.data,
+          request: generateRequestSchema.parse({ content_config: [entry], material_ids: source.task.materialIds }),
+          support: app.generation.support,
+          prices: app.generation.prices,
+          onlyView: source.output.view ?? undefined,
+        },
+        () => balanceOf(db, user.id),
+      );
+      if (!created.replayed) app.generation.wake();
+      return {
+        code: 200,
+        message: ok(request.locale, 'TASK_CREATED'),
+        data: { id: created.task.id, status: created.task.status, cost: created.task.cost, total_tokens: created.balance },
+      };
+    },
+  );
+
+  app.post(
+    '/events/ticket',
+    {
+      schema: {
+        summary: 'A short-lived ticket that opens the task event stream once',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        response: { 200: okEnvelope(eventTicketSchema), 401: z.unknown() },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => ({ code: 200, message: ok(request.locale), data: issueTicket(app.signingKey, currentUser(request).user.id) }),
+  );
+};

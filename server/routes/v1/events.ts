@@ -1,0 +1,51 @@
+// GET /api/v1/events?ticket=…: the seller's task events as server-sent events (SPEC §4
+// notifications). A comment every 25 s keeps proxies from closing an idle stream.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpError } from '../../lib/errors';
+import { redeemTicket } from '../../content/tickets';
+import type { TaskEvent } from '../../../contract/content';
+
+const KEEP_ALIVE_MS = 25_000;
+
+export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'Task events (text/event-stream), opened with a ticket from POST /content/events/ticket',
+        tags: ['content'],
+        querystring: z.object({ ticket: z.string().max(300) }),
+        response: { 401: z.unknown() },
+      },
+      // Compression would hold events back in its buffer.
+      config: { compress: false },
+    },
+    async (request, reply) => {
+      const userId = redeemTicket(app.signingKey, request.query.ticket);
+      if (!userId) throw new HttpError(401, 'TICKET_INVALID', 'TICKET_INVALID');
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      raw.write('retry: 5000\n: connected\n\n');
+      const send = (event: TaskEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      app.generation.events.on(userId, send);
+      const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const close = () => {
+        clearInterval(keepAlive);
+        app.generation.events.off(userId, send);
+      };
+      request.raw.on('close', close);
+      app.addHook('onClose', async () => {
+        close();
+        raw.end();
+      });
+    },
+  );
+};
