@@ -94,7 +94,9 @@ async function intake(storage: ObjectStorage, rows: { id: string; storageKey: st
       rejections.push({ materialId: row.id, reason: 'MATERIAL_MISSING' });
       continue;
     }
-    const failed = (await analysePhoto(bytes)).find((finding) => !finding.ok);
+    // A busy or dark background makes the subject unmeasurable, so it is the reason given first.
+    const findings = await analysePhoto(bytes);
+    const failed = findings.find((f) => !f.ok && f.check === 'background') ?? findings.find((f) => !f.ok);
     if (failed) rejections.push({ materialId: row.id, reason: failed.verdict });
   }
   return rejections;

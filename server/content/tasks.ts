@@ -131,9 +131,18 @@ export interface CreatedTask {
   replayed: boolean;
 }
 
+/** JSON with object keys sorted: jsonb keeps no key order, so this is how stored and sent compare. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 const sameRequest = (task: TaskRow, request: GenerateRequest) =>
-  JSON.stringify(task.contentConfig) === JSON.stringify(request.content_config) &&
-  JSON.stringify(task.materialIds) === JSON.stringify(request.material_ids);
+  canonical(task.contentConfig) === canonical(request.content_config) && canonical(task.materialIds) === canonical(request.material_ids);
 
 async function existing(db: Database, userId: string, key: string): Promise<TaskRow | undefined> {
   const [row] = await db

@@ -77,6 +77,7 @@ const ru = {
   ENGINE_REFUSED: 'Сервис генерации отказал: {detail}. Токены возвращены.',
   ENGINE_MALFORMED: 'Сервис генерации прислал неверный ответ. Токены возвращены.',
   MATERIAL_MISSING: 'Фото удалено до начала работы.',
+  INTAKE_REJECTED: 'Не сделано: фото не прошли проверку. Токены возвращены.',
 };
 
 export type MessageKey = keyof typeof ru;
@@ -156,6 +157,7 @@ const en: Record<MessageKey, string> = {
   ENGINE_REFUSED: 'The generation service refused: {detail}. The tokens were refunded.',
   ENGINE_MALFORMED: 'The generation service sent a malformed answer. The tokens were refunded.',
   MATERIAL_MISSING: 'The photo was deleted before work began.',
+  INTAKE_REJECTED: 'Not made: the photos did not pass the check. The tokens were refunded.',
 };
 
 const zh: Record<MessageKey, string> = {
@@ -233,6 +235,7 @@ const zh: Record<MessageKey, string> = {
   ENGINE_REFUSED: '生成服务拒绝了请求：{detail}。代币已退还。',
   ENGINE_MALFORMED: '生成服务返回了无效的响应，代币已退还。',
   MATERIAL_MISSING: '照片在开始处理前已被删除。',
+  INTAKE_REJECTED: '未生成：照片未通过检查，代币已退还。',
 };
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { ru, en, zh };

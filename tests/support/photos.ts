@@ -1,0 +1,35 @@
+// A seller's shoe photos uploaded through the real API (register, then PUT the bytes).
+import type { TestApp } from './test-app';
+import { shoePhoto, type ShoeFixtureOptions } from '../fixtures/shoes';
+
+export const FIVE_VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
+
+let counter = 0;
+
+export async function uploadPhoto(t: TestApp, token: string, bytes: Buffer, view: string): Promise<string> {
+  const registered = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/materials/upload',
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': `photo-${Date.now()}-${(counter += 1)}` },
+    payload: { file_name: `${view}.jpg`, file_type: 'image/jpeg', file_size: bytes.length, description: JSON.stringify({ view }) },
+  });
+  if (registered.statusCode !== 200) throw new Error(registered.body);
+  const ticket = registered.json().data;
+  const put = await t.app.inject({ method: 'PUT', url: ticket.presigned_url, headers: { 'content-type': 'image/jpeg' }, payload: bytes });
+  if (put.statusCode !== 200) throw new Error(put.body);
+  return ticket.material_id as string;
+}
+
+/** Photos of the five required views; `busy` puts the named view on a busy background. */
+export async function uploadViews(
+  t: TestApp,
+  token: string,
+  options: { busy?: string; fixture?: ShoeFixtureOptions } = {},
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, view] of FIVE_VIEWS.entries()) {
+    const photo = await shoePhoto({ width: 1400, height: 1050, seed: i + 3, ...options.fixture, background: view === options.busy ? 'busy' : 'plain' });
+    ids.push(await uploadPhoto(t, token, photo.jpeg, view));
+  }
+  return ids;
+}
