@@ -1,0 +1,117 @@
+// The studio engine on fixtures: the cut-out against ground-truth masks, each category's size and
+// format, the product shot's fill, and the video probed for duration, size and codec.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { shoePhoto } from '../fixtures/shoes';
+import { cutOut } from '../../server/studio/segment';
+import { colourCard, multiAngleCard, poster, productShot, stillLife, PRODUCT_SIZE, type ViewCutout } from '../../server/studio/layouts';
+import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
+import { dominantColours, hex, outfitPalette } from '../../server/studio/palette';
+
+const VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
+
+function iou(truth: Uint8Array, found: Uint8Array): number {
+  let both = 0;
+  let either = 0;
+  for (let i = 0; i < truth.length; i += 1) {
+    const a = truth[i] ? 1 : 0;
+    const b = found[i] ? 1 : 0;
+    both += a & b;
+    either += a | b;
+  }
+  return both / either;
+}
+
+let views: ViewCutout[];
+
+beforeAll(async () => {
+  views = [];
+  for (const [i, view] of VIEWS.entries()) {
+    const photo = await shoePhoto({ width: 1400, height: 1050, seed: i + 1, colour: [150, 60, 40] });
+    views.push({ view, cutout: await cutOut(photo.jpeg) });
+  }
+}, 60_000);
+
+describe('segmentation', () => {
+  it.each([
+    { name: 'navy canvas', options: {} },
+    { name: 'red leather', options: { seed: 3, colour: [180, 40, 40] as [number, number, number] } },
+    { name: 'black, portrait frame', options: { width: 1200, height: 1600, seed: 11, colour: [20, 20, 20] as [number, number, number] } },
+    { name: 'beige on off-white', options: { seed: 5, colour: [200, 190, 170] as [number, number, number] } },
+    { name: 'noisy phone shot', options: { seed: 9, noise: 30 } },
+  ])('cuts out a $name shoe with IoU ≥ 0.95 against the ground truth, leaving the shadow out', async ({ options }) => {
+    const photo = await shoePhoto(options);
+    const cut = await cutOut(photo.jpeg);
+    expect(iou(photo.mask, cut.mask)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('neutralises the background colour cast', async () => {
+    const warm = await shoePhoto({ seed: 2 });
+    const tinted = await sharp(warm.jpeg).linear([1.0, 0.95, 0.82], [0, 0, 0]).jpeg().toBuffer();
+    const cut = await cutOut(tinted);
+    // Blue is lifted most, red least: the gains undo the tint.
+    expect(cut.gains[2]).toBeGreaterThan(cut.gains[1]);
+    expect(cut.gains[1]).toBeGreaterThan(cut.gains[0]);
+  });
+});
+
+describe('compositions', () => {
+  it('PRODUCT is a 1200×1600 JPEG whose shoe fills at least 85 % of the width or height', async () => {
+    const shot = await productShot(views[1]!.cutout);
+    const meta = await sharp(shot.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', PRODUCT_SIZE.width, PRODUCT_SIZE.height]);
+    // Measured on the output: cut the shoe out of the product shot again.
+    const again = await cutOut(shot.bytes);
+    expect(Math.max(again.box.width / PRODUCT_SIZE.width, again.box.height / PRODUCT_SIZE.height)).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('PRODUCT2, POSTER, OUTFIT_STILL_LIFE and OUTFIT_COLOR have their promised sizes', async () => {
+    const outputs = [
+      [await multiAngleCard(views, 'en'), 1600, 1600],
+      [await poster(views, { headline: 'Light leather sneakers', details: 'Heel 3 cm' }, 'en'), 1200, 1600],
+      [await stillLife(views), 1600, 1600],
+      [await colourCard(views, 'ru'), 1200, 1600],
+    ] as const;
+    for (const [rendered, width, height] of outputs) {
+      const meta = await sharp(rendered.bytes).metadata();
+      expect([meta.format, meta.width, meta.height, rendered.fileType]).toEqual(['jpeg', width, height, 'image/jpeg']);
+    }
+  }, 60_000);
+
+  it('finds the shoe’s dominant colour and builds a palette around it', async () => {
+    const rgba = await sharp(views[1]!.cutout.png).ensureAlpha().raw().toBuffer();
+    const swatches = dominantColours(rgba, 4);
+    const main = swatches.find((s) => s.rgb[0] > s.rgb[2] + 40);
+    expect(main, JSON.stringify(swatches.map((s) => hex(s.rgb)))).toBeDefined();
+    const palette = outfitPalette(main!.rgb);
+    expect(palette).toHaveLength(6);
+    expect(new Set(palette.map(hex)).size).toBe(6);
+  });
+});
+
+const ffmpeg = locateFfmpeg(undefined);
+
+describe('CREATIVE_VIDEO', () => {
+  it('every named scene has its own motion or transition', () => {
+    const looks = Object.values(SCENES).map((look) => `${look.transition}|${look.grade}`);
+    expect(new Set(looks).size).toBe(Object.keys(SCENES).length);
+  });
+
+  it('is a 1080×1920 H.264 MP4 of 6–8 s', async () => {
+    expect(ffmpeg, 'ffmpeg is installed by .ci/run').not.toBeNull();
+    const video = await creativeVideo(ffmpeg!, views, 'SHOE_MOUNTAIN');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'probe-')), 'v.mp4');
+    fs.writeFileSync(file, video.bytes);
+    const probe = JSON.parse(
+      execFileSync(path.join(path.dirname(ffmpeg!), 'ffprobe'), ['-v', 'error', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', file], { encoding: 'utf8' }),
+    ) as { streams: { codec_name: string; width: number; height: number }[]; format: { duration: string } };
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920 });
+    const duration = Number(probe.format.duration);
+    expect(duration).toBeGreaterThanOrEqual(6);
+    expect(duration).toBeLessThanOrEqual(8);
+  }, 120_000);
+});
