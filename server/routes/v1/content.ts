@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
 import {
@@ -36,6 +37,28 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
   const ok = (locale: Parameters<typeof translate>[0], key: MessageKey = 'OK') => translate(locale, key);
 
+  /** Creates (or replays) a task for the caller and answers with its id, cost and the balance left. */
+  const submit = async (
+    request: FastifyRequest,
+    key: string,
+    body: z.output<typeof generateRequestSchema>,
+    onlyView?: string,
+  ) => {
+    const { user } = currentUser(request);
+    await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
+    const created = await createTask(
+      db,
+      { userId: user.id, locale: request.locale, idempotencyKey: key, request: body, support: app.generation.support, prices: app.generation.prices, onlyView },
+      () => balanceOf(db, user.id),
+    );
+    if (!created.replayed) app.generation.wake();
+    return {
+      code: 200,
+      message: ok(request.locale, 'TASK_CREATED'),
+      data: { id: created.task.id, status: created.task.status, cost: created.task.cost, total_tokens: created.balance },
+    };
+  };
+
   app.get(
     '/config',
     {
@@ -66,28 +89,9 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
     },
     async (request) => {
-      const { user } = currentUser(request);
       const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key']);
       if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
-      await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
-      const created = await createTask(
-        db,
-        {
-          userId: user.id,
-          locale: request.locale,
-          idempotencyKey: key.data,
-          request: request.body,
-          support: app.generation.support,
-          prices: app.generation.prices,
-        },
-        () => balanceOf(db, user.id),
-      );
-      if (!created.replayed) app.generation.wake();
-      return {
-        code: 200,
-        message: ok(request.locale, 'TASK_CREATED'),
-        data: { id: created.task.id, status: created.task.status, cost: created.task.cost, total_tokens: created.balance },
-      };
+      return submit(request, key.data, request.body);
     },
   );
 
@@ -229,7 +233,6 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = currentUser(request);
       const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key'] ?? `regenerate-${crypto.randomUUID()}`);
       if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
-      await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
       const [source] = await db
         .select({ task: tasks, output: taskOutputs })
         .from(assets)
@@ -245,25 +248,8 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(and(eq(materials.userId, user.id), inArray(materials.id, source.task.materialIds)));
       if (photos.length !== source.task.materialIds.length) throw new HttpError(409, 'ASSET_NOT_REGENERABLE', 'ASSET_NOT_REGENERABLE');
       // A product shot is made again from its own view only, and priced as one output.
-      const created = await createTask(
-        db,
-        {
-          userId: user.id,
-          locale: request.locale,
-          idempotencyKey: key.data,
-          request: generateRequestSchema.parse({ content_config: [entry], material_ids: source.task.materialIds }),
-          support: app.generation.support,
-          prices: app.generation.prices,
-          onlyView: source.output.view ?? undefined,
-        },
-        () => balanceOf(db, user.id),
-      );
-      if (!created.replayed) app.generation.wake();
-      return {
-        code: 200,
-        message: ok(request.locale, 'TASK_CREATED'),
-        data: { id: created.task.id, status: created.task.status, cost: created.task.cost, total_tokens: created.balance },
-      };
+      const body = generateRequestSchema.parse({ content_config: [entry], material_ids: source.task.materialIds });
+      return submit(request, key.data, body, source.output.view ?? undefined);
     },
   );
 
