@@ -36,6 +36,8 @@ export const contentConfigEntrySchema = z.object({
   }),
   name: z.string().trim().min(1).max(100),
   selected: z.boolean().default(true),
+  /** PRODUCT only: the uploaded views to make shots of (all of them when absent). */
+  views: z.array(z.enum(SHOE_VIEWS)).min(1).max(SHOE_VIEWS.length).optional(),
 });
 export type ContentConfigEntryInput = z.input<typeof contentConfigEntrySchema>;
 

@@ -130,6 +130,8 @@ export interface ContentConfigEntry {
   /** Unique within a task: the output's key in config_history. */
   name: string;
   selected: boolean;
+  /** PRODUCT only: the views to make shots of, when not every uploaded one (the seller removed some). */
+  views?: ShoeView[];
 }
 
 /** One entry per chosen category and sub-option, as `content_config` carries them. */
@@ -169,9 +171,29 @@ export function plannedOutputs(config: readonly ContentConfigEntry[], uploadedVi
     .filter((entry) => entry.selected)
     .flatMap((entry): PlannedOutput[] =>
       entry.category === 'PRODUCT'
-        ? uploadedViews.map((view) => ({ name: entry.name, category: entry.category, view }))
+        ? uploadedViews
+            .filter((view) => !entry.views || entry.views.includes(view))
+            .map((view) => ({ name: entry.name, category: entry.category, view }))
         : [{ name: entry.name, category: entry.category }],
     );
+}
+
+/**
+ * The config without the outputs the seller removed in the confirmation dialog: a PRODUCT entry
+ * keeps the views left, any other entry is deselected.
+ */
+export function withoutOutputs(
+  config: readonly ContentConfigEntry[],
+  removed: readonly PlannedOutput[],
+  uploadedViews: readonly ShoeView[],
+): ContentConfigEntry[] {
+  return config.map((entry) => {
+    const gone = removed.filter((output) => output.name === entry.name);
+    if (gone.length === 0) return entry;
+    if (entry.category !== 'PRODUCT') return { ...entry, selected: false };
+    const views = (entry.views ?? uploadedViews).filter((view) => !gone.some((output) => output.view === view));
+    return views.length > 0 ? { ...entry, views } : { ...entry, selected: false };
+  });
 }
 
 /** Tokens per output of each category; the server's `GET /content/config` carries the ones in force. */

@@ -2,7 +2,7 @@
 // in IndexedDB. The same outbox and lock as the page (src/offline), so whichever runs first sends
 // a photo and the other finds nothing to do.
 import { db, readSessionRecord } from '../src/offline/db';
-import { OUTBOX_LOCK, runOutbox, waitingUploads, wakeQueued, type RunResult } from '../src/offline/outbox';
+import { OUTBOX_LOCK, runOutbox, waitingJobs, wakeQueued, type RunResult } from '../src/offline/outbox';
 import { fetchTransport } from '../src/offline/transport';
 
 export { OUTBOX_SYNC_TAG } from '../src/offline/outbox';
@@ -22,5 +22,5 @@ export async function replayUploads(origin: string, { wake = false } = {}): Prom
 /** For Background Sync: fails while photos still wait, so the browser tries again later. */
 export async function replayForSync(origin: string): Promise<void> {
   await replayUploads(origin, { wake: true });
-  if ((await waitingUploads(db)) > 0) throw new Error('photos are still waiting for the network');
+  if ((await waitingJobs(db)) > 0) throw new Error('photos or tasks are still waiting for the network');
 }

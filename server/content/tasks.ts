@@ -39,6 +39,7 @@ function checkEntry(entry: Entry): void {
   const isVideo = entry.category === 'CREATIVE_VIDEO';
   if (entry.background && !isPerson) mismatch();
   if (entry.creative_scene && !isVideo) mismatch();
+  if (entry.views && entry.category !== 'PRODUCT') mismatch();
   if (isPerson && !entry.background) throw new HttpError(400, 'BACKGROUND_REQUIRED', 'CONFIG_MISMATCH', { category: entry.category, module: entry.content_module });
   const sub = entry.background ?? entry.creative_scene;
   if (sub && sub !== 'CUSTOM' && !subOptionsOf(entry.category).includes(sub)) mismatch();
@@ -71,7 +72,10 @@ export function planTask(
   if (new Set(config.map((entry) => entry.name)).size !== config.length) throw new HttpError(400, 'DUPLICATE_NAMES', 'DUPLICATE_NAMES');
   const byName = new Map(selected.map((entry) => [entry.name, entry]));
   for (const entry of selected) checkEntry(entry);
-  return plannedOutputs(selected as ContentConfigEntry[], views).map((output, position) => {
+  const outputs = plannedOutputs(selected as ContentConfigEntry[], views);
+  // PRODUCT entries whose views were all removed or never uploaded plan nothing.
+  if (outputs.length === 0) throw new HttpError(400, 'NOTHING_SELECTED', 'NOTHING_SELECTED');
+  return outputs.map((output, position) => {
     const entry = byName.get(output.name)!;
     const routing = routeOption(
       { category: entry.category, background: entry.background, creativeScene: entry.creative_scene, custom: isCustom(entry) },

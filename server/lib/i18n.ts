@@ -245,5 +245,9 @@ export function translate(
   key: MessageKey,
   vars: Record<string, string | number> = {},
 ): string {
-  return fillTemplate(catalogue[locale][key] ?? catalogue[DEFAULT_LOCALE][key], vars);
+  // A variable that is itself a message key (an option's reason) is said in the same language.
+  const said = Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && value in catalogue[DEFAULT_LOCALE] ? translate(locale, value as MessageKey) : value]),
+  );
+  return fillTemplate(catalogue[locale][key] ?? catalogue[DEFAULT_LOCALE][key], said);
 }

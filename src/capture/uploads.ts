@@ -1,9 +1,9 @@
-// Works the upload outbox from the page: at start, when the network returns, when the app comes
+// Works the outbox (photos and tasks) from the page: at start, when the network returns, when the app comes
 // back to the foreground, and whenever a photo is queued. One runner at a time per browser
 // (a Web Lock shared with the service worker); the outbox's leases guard the rest.
 import { atom } from 'jotai';
 import { db, readSessionRecord } from '../offline/db';
-import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, runOutbox, waitingUploads, wakeQueued, type RunObserver } from '../offline/outbox';
+import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, runOutbox, waitingJobs, waitingUploads, wakeQueued, type RunObserver } from '../offline/outbox';
 import { fetchTransport } from '../offline/transport';
 import { currentLocale } from '../lib/i18n';
 import { store } from '../lib/store';
@@ -59,10 +59,9 @@ export function processUploads(): Promise<void> {
       } catch (error) {
         console.warn('The upload outbox stopped', error);
       }
-      const waiting = await waitingUploads(db);
-      store.set(waitingUploadsAtom, waiting);
+      store.set(waitingUploadsAtom, await waitingUploads(db));
       store.set(outboxRunAtom, (n) => n + 1);
-      if (waiting > 0) requestBackgroundSync();
+      if ((await waitingJobs(db)) > 0) requestBackgroundSync();
     } while (again);
   })().finally(() => {
     running = null;
@@ -103,5 +102,6 @@ export function startUploads(): void {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') wake();
   });
+  void purgeDone(db).catch(() => {});
   void processUploads();
 }

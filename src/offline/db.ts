@@ -62,27 +62,60 @@ export interface DraftRecord {
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
-export interface OutboxJob {
-  /** A client UUID, sent as Idempotency-Key: a replay never makes a second material. */
-  id: string;
-  kind: 'upload';
-  draftKey: ContentType;
+/** One photo a `generate` job waits for: its view, photo and the upload job carrying it. */
+export interface TaskPhoto {
   view: ShoeView;
   photoId: string;
+  uploadJobId: string;
+}
+
+/** What a queued task will ask for, kept for the seller to see while it waits. */
+export interface TaskRequest {
+  /** `content_config` as POST /content/generate takes it. */
+  contentConfig: unknown[];
+  photos: TaskPhoto[];
+  /** Tokens the confirmation dialog showed. */
+  total: number;
+  outputs: number;
+}
+
+interface JobBase {
+  /** A client UUID, sent as Idempotency-Key: a replay never makes a second material or task. */
+  id: string;
+  draftKey: ContentType;
   state: JobState;
   attempts: number;
   /** Unix ms before which the job is not tried again (backoff). */
   nextAttemptAt: number;
   /** A running job's lease: another runner may take it over after this (a crashed tab). */
   leaseUntil?: number;
-  materialId?: string;
-  uploadUrl?: string;
   /** The server's message when the job failed for good (a 4xx). */
   error?: string;
   errorStatus?: number;
   createdAt: number;
   updatedAt: number;
 }
+
+/** Registers a photo as a material and PUTs its bytes. */
+export interface UploadJob extends JobBase {
+  kind: 'upload';
+  view: ShoeView;
+  photoId: string;
+  materialId?: string;
+  uploadUrl?: string;
+}
+
+/** Submits a task once every photo it needs is uploaded (DESIGN §3). */
+export interface GenerateJob extends JobBase {
+  kind: 'generate';
+  task: TaskRequest;
+  /** The draft as it was submitted: put back if the server refuses the task. */
+  draft: DraftRecord;
+  /** The server's task, once it has accepted the job. */
+  taskId?: string;
+}
+
+export type OutboxJob = UploadJob | GenerateJob;
 
 export class AppDatabase extends Dexie {
   session!: EntityTable<SessionRecord, 'id'>;

@@ -1,10 +1,13 @@
-// The upload outbox (DESIGN §3): every photo becomes a job in IndexedDB that is worked until the
-// server holds it, by the page and by the service worker alike. A job is claimed with a lease
-// inside a transaction, so two runners never work the same job; its id is the Idempotency-Key,
-// so a replay never makes a second material. Network errors and 5xx wait and retry with backoff;
-// a 4xx ends the job with the server's message, shown on its slot until the seller retries.
+// The outbox (DESIGN §3): every photo becomes an `upload` job in IndexedDB that is worked until
+// the server holds it, and every submitted task a `generate` job that waits behind its photos'
+// uploads, by the page and by the service worker alike. A job is claimed with a lease inside a
+// transaction, so two runners never work the same job; its id is the Idempotency-Key, so a replay
+// never makes a second material or a second task (nor a second charge). Network errors and 5xx
+// wait and retry with backoff; a 4xx ends the job with the server's message, shown on its slot
+// (or its queued task) until the seller retries.
+import type { UpdateSpec } from 'dexie';
 import type { ContentType, ShoeView } from '../../contract/enums';
-import type { AppDatabase, OutboxJob, PhotoRecord, SlotState } from './db';
+import type { AppDatabase, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotState, TaskRequest, UploadJob } from './db';
 
 export class TransportError extends Error {
   constructor(
@@ -20,9 +23,11 @@ export class TransportError extends Error {
 /** How a runtime (page or service worker) talks to the server. */
 export interface UploadTransport {
   /** POST /api/v1/materials/upload with `job.id` as Idempotency-Key. */
-  register(job: OutboxJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string }>;
+  register(job: UploadJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string }>;
   /** PUT the bytes to the URL the server gave, telling `progress` how many have gone, where it can. */
   put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
+  /** POST /api/v1/content/generate with `job.id` as Idempotency-Key; the server's task id. */
+  generate(job: GenerateJob, materialIds: string[]): Promise<{ taskId: string }>;
 }
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
@@ -71,8 +76,8 @@ export async function enqueueUpload(
   view: ShoeView,
   photoId: string,
   now = Date.now(),
-): Promise<OutboxJob> {
-  const job: OutboxJob = {
+): Promise<UploadJob> {
+  const job: UploadJob = {
     id: crypto.randomUUID(),
     kind: 'upload',
     draftKey,
@@ -105,15 +110,47 @@ export async function enqueueUpload(
 async function claim(database: AppDatabase, now: number, exclusive: boolean, mine: Set<string>): Promise<OutboxJob | undefined> {
   return database.transaction('rw', database.outbox, async () => {
     const candidates = await database.outbox.where('state').anyOf('queued', 'running').sortBy('createdAt');
-    const job = candidates.find((j) =>
+    const due = candidates.filter((j) =>
       j.state === 'queued' ? j.nextAttemptAt <= now : !mine.has(j.id) && (exclusive || (j.leaseUntil ?? 0) < now),
     );
+    let job: OutboxJob | undefined;
+    for (const candidate of due) {
+      if (candidate.kind === 'upload' || (await readiness(database, candidate, now)) === 'ready') {
+        job = candidate;
+        break;
+      }
+    }
     if (!job) return undefined;
     mine.add(job.id);
     const claimed = { ...job, state: 'running' as const, leaseUntil: now + LEASE_MS, updatedAt: now };
     await database.outbox.put(claimed);
     return claimed;
   });
+}
+
+/**
+ * Whether a task's photos are all on the server. A photo the server refused for good fails the
+ * task with the server's reason (the seller fixes it from the restored draft).
+ */
+async function readiness(database: AppDatabase, job: GenerateJob, now: number): Promise<'ready' | 'waiting' | 'failed'> {
+  const uploads = await database.outbox.bulkGet(job.task.photos.map((photo) => photo.uploadJobId));
+  const refused = uploads.find((upload) => !upload || upload.state === 'failed');
+  if (refused !== undefined || uploads.includes(undefined)) {
+    await database.outbox.update(job.id, {
+      state: 'failed',
+      error: refused?.error ?? 'photo missing',
+      errorStatus: refused?.errorStatus ?? 400,
+      leaseUntil: undefined,
+      updatedAt: now,
+    });
+    return 'failed';
+  }
+  return uploads.every((upload) => upload!.state === 'done') ? 'ready' : 'waiting';
+}
+
+/** Changes a job's fields, whichever kind it is. */
+function patch(database: AppDatabase, id: string, changes: Partial<Omit<UploadJob, 'kind'> & Omit<GenerateJob, 'kind'>>) {
+  return database.outbox.update(id, changes as UpdateSpec<OutboxJob>);
 }
 
 /** What a runner tells whoever shows the slots. */
@@ -124,7 +161,57 @@ export interface RunObserver {
   onProgress?: (job: OutboxJob, sent: number, total: number) => void;
 }
 
+/** Sends a task whose photos are all uploaded; once accepted, its local photos are no longer needed. */
+async function submit(database: AppDatabase, transport: UploadTransport, job: GenerateJob, now: () => number, observer: RunObserver) {
+  try {
+    const uploads = (await database.outbox.bulkGet(job.task.photos.map((photo) => photo.uploadJobId))) as UploadJob[];
+    const { taskId } = await transport.generate(
+      job,
+      uploads.map((upload) => upload.materialId!),
+    );
+    await database.transaction('rw', database.outbox, database.photos, async () => {
+      await patch(database, job.id, { state: 'done', taskId, leaseUntil: undefined, updatedAt: now() });
+      await database.photos.bulkDelete(job.task.photos.map((photo) => photo.photoId));
+      await database.outbox.bulkDelete(job.task.photos.map((photo) => photo.uploadJobId));
+    });
+    observer.onChange?.(job);
+    return 'done' as const;
+  } catch (error) {
+    return settleFailure(database, job, error, now, observer);
+  }
+}
+
+/** A failed attempt: queued again with backoff when the trouble is passing, else failed with the server's message. */
+async function settleFailure(database: AppDatabase, job: OutboxJob, error: unknown, now: () => number, observer: RunObserver, slot?: (changes: { state: SlotState; error?: string }) => Promise<void>) {
+  const status = error instanceof TransportError ? error.status : 0;
+  const message = error instanceof Error ? error.message : String(error);
+  if (isTransient(status)) {
+    const attempts = job.attempts + 1;
+    await database.outbox.update(job.id, {
+      state: 'queued',
+      attempts,
+      nextAttemptAt: now() + backoffMs(attempts),
+      leaseUntil: undefined,
+      updatedAt: now(),
+    });
+    if (slot) await slot({ state: 'queued' });
+    else observer.onChange?.(job);
+    return 'retry' as const;
+  }
+  await database.outbox.update(job.id, {
+    state: 'failed',
+    error: message,
+    errorStatus: status,
+    leaseUntil: undefined,
+    updatedAt: now(),
+  });
+  if (slot) await slot({ state: 'failed', error: message });
+  else observer.onChange?.(job);
+  return 'failed' as const;
+}
+
 async function work(database: AppDatabase, transport: UploadTransport, job: OutboxJob, now: () => number, observer: RunObserver) {
+  if (job.kind === 'generate') return submit(database, transport, job, now, observer);
   const photo = await database.photos.get(job.photoId);
   if (!photo) {
     // The seller deleted the photo: nothing is left to send.
@@ -142,7 +229,7 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
       if (!current.materialId || !current.uploadUrl) {
         const ticket = await transport.register(current, photo);
         current = { ...current, materialId: ticket.materialId, uploadUrl: ticket.uploadUrl };
-        await database.outbox.update(job.id, { materialId: ticket.materialId, uploadUrl: ticket.uploadUrl });
+        await patch(database, job.id, { materialId: ticket.materialId, uploadUrl: ticket.uploadUrl });
       }
       try {
         await transport.put(current.uploadUrl!, photo, (sent, total) => observer.onProgress?.(job, sent, total));
@@ -160,29 +247,7 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
     await slot({ state: 'uploaded', materialId: current.materialId });
     return 'done' as const;
   } catch (error) {
-    const status = error instanceof TransportError ? error.status : 0;
-    const message = error instanceof Error ? error.message : String(error);
-    if (isTransient(status)) {
-      const attempts = job.attempts + 1;
-      await database.outbox.update(job.id, {
-        state: 'queued',
-        attempts,
-        nextAttemptAt: now() + backoffMs(attempts),
-        leaseUntil: undefined,
-        updatedAt: now(),
-      });
-      await slot({ state: 'queued' });
-      return 'retry' as const;
-    }
-    await database.outbox.update(job.id, {
-      state: 'failed',
-      error: message,
-      errorStatus: status,
-      leaseUntil: undefined,
-      updatedAt: now(),
-    });
-    await slot({ state: 'failed', error: message });
-    return 'failed' as const;
+    return settleFailure(database, job, error, now, observer, slot);
   }
 }
 
@@ -259,7 +324,7 @@ export async function runOutbox(
  */
 export async function retryJob(database: AppDatabase, jobId: string, now = Date.now()): Promise<OutboxJob | undefined> {
   const job = await database.outbox.get(jobId);
-  if (!job || job.state !== 'failed') return undefined;
+  if (!job || job.state !== 'failed' || job.kind !== 'upload') return undefined;
   await database.outbox.delete(jobId);
   return enqueueUpload(database, job.draftKey, job.view, job.photoId, now);
 }
@@ -269,7 +334,123 @@ export async function wakeQueued(database: AppDatabase, now = Date.now()): Promi
   await database.outbox.where('state').equals('queued').modify({ nextAttemptAt: now });
 }
 
+/** Jobs still to be worked (Background Sync keeps asking while any remain). */
+export function waitingJobs(database: AppDatabase): Promise<number> {
+  return database.outbox.where('state').anyOf('queued', 'running').count();
+}
+
 /** Photos still on their way (the "N photos waiting for network" banner). */
 export function waitingUploads(database: AppDatabase): Promise<number> {
-  return database.outbox.where('state').anyOf('queued', 'running').count();
+  return database.outbox
+    .where('state')
+    .anyOf('queued', 'running')
+    .filter((job) => job.kind === 'upload')
+    .count();
+}
+
+/**
+ * Submits a draft's task through the outbox: the job carries the request and the draft as it was,
+ * and the draft starts over in the same transaction, so the seller may begin the next shoe while
+ * this one waits for its uploads or the network. The photos stay until the server has the task.
+ */
+export async function enqueueTask(database: AppDatabase, draft: DraftRecord, task: Omit<TaskRequest, 'photos'>, now = Date.now()): Promise<GenerateJob> {
+  return database.transaction('rw', database.outbox, database.drafts, async () => {
+    // The stored slots are the truth about uploads; the page's copy carries the styles it showed.
+    const stored = await database.drafts.get(draft.contentType);
+    const current = { ...draft, slots: stored?.slots ?? draft.slots };
+    const photos = Object.entries(current.slots).map(([view, slot]) => {
+      if (!slot?.jobId) throw new Error(`The ${view} photo has no upload`);
+      return { view: view as ShoeView, photoId: slot.photoId, uploadJobId: slot.jobId };
+    });
+    const job: GenerateJob = {
+      id: crypto.randomUUID(),
+      kind: 'generate',
+      draftKey: current.contentType,
+      task: { ...task, photos },
+      draft: current,
+      state: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await database.outbox.add(job);
+    await database.drafts.put({ contentType: current.contentType, page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: now });
+    return job;
+  });
+}
+
+/**
+ * Takes a queued or refused task back into its draft (the server refused it, or the seller wants
+ * to change it): slots show where their uploads stand now. Refused if a newer draft has photos.
+ */
+export async function restoreTask(database: AppDatabase, jobId: string, now = Date.now()): Promise<DraftRecord | undefined> {
+  return database.transaction('rw', database.outbox, database.drafts, async () => {
+    const job = await database.outbox.get(jobId);
+    if (!job || job.kind !== 'generate' || job.state === 'done' || job.state === 'running') return undefined;
+    const current = await database.drafts.get(job.draftKey);
+    if (current && Object.keys(current.slots).length > 0) return undefined;
+    const slots: DraftRecord['slots'] = {};
+    for (const photo of job.task.photos) {
+      const upload = (await database.outbox.get(photo.uploadJobId)) as UploadJob | undefined;
+      const state: SlotState = !upload
+        ? 'stored'
+        : upload.state === 'done'
+          ? 'uploaded'
+          : upload.state === 'running'
+            ? 'uploading'
+            : upload.state;
+      slots[photo.view] = {
+        ...job.draft.slots[photo.view],
+        photoId: photo.photoId,
+        jobId: photo.uploadJobId,
+        state,
+        materialId: upload?.materialId,
+        error: upload?.state === 'failed' ? upload.error : undefined,
+      };
+    }
+    const draft: DraftRecord = { ...job.draft, page: 2, slots, updatedAt: now };
+    await database.drafts.put(draft);
+    await database.outbox.delete(jobId);
+    return draft;
+  });
+}
+
+/** Gives up a queued or refused task: its photos and uploads go with it. */
+export async function discardTask(database: AppDatabase, jobId: string): Promise<void> {
+  await database.transaction('rw', database.outbox, database.photos, async () => {
+    const job = await database.outbox.get(jobId);
+    if (!job || job.kind !== 'generate' || job.state === 'running' || job.state === 'done') return;
+    await database.photos.bulkDelete(job.task.photos.map((photo) => photo.photoId));
+    await database.outbox.bulkDelete([jobId, ...job.task.photos.map((photo) => photo.uploadJobId)]);
+  });
+}
+
+/** Tasks waiting to be sent or refused by the server, oldest first. */
+export function pendingTasks(database: AppDatabase): Promise<GenerateJob[]> {
+  return database.outbox
+    .where('state')
+    .anyOf('queued', 'running', 'failed')
+    .filter((job) => job.kind === 'generate')
+    .sortBy('createdAt') as Promise<GenerateJob[]>;
+}
+
+/** Asks the server again for a task it refused (after a top-up, say). */
+export async function resendTask(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
+  await database.outbox
+    .where('id')
+    .equals(jobId)
+    .modify((job) => {
+      if (job.kind !== 'generate' || job.state !== 'failed') return;
+      Object.assign(job, { state: 'queued', nextAttemptAt: now, attempts: 0, error: undefined, errorStatus: undefined, updatedAt: now });
+    });
+}
+
+/** Finished jobs a day old are forgotten. */
+export async function purgeDone(database: AppDatabase, now = Date.now()): Promise<void> {
+  await database.outbox
+    .where('state')
+    .equals('done')
+    .filter((job) => job.updatedAt < now - 24 * 60 * 60_000)
+    .delete();
 }

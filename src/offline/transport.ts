@@ -3,7 +3,7 @@
 // seller's language, the envelope's message on failure, 60 s for the bytes (SPEC §7). In the page
 // the bytes go through XMLHttpRequest, whose upload events give the slot its progress; fetch has
 // none, so the service worker (which has no XMLHttpRequest) sends them without.
-import type { OutboxJob, PhotoRecord } from './db';
+import type { GenerateJob, PhotoRecord, UploadJob } from './db';
 import { TransportError, type UploadTransport } from './outbox';
 
 export const UPLOAD_TIMEOUT_MS = 60_000;
@@ -56,36 +56,49 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       throw new TransportError(0, error instanceof Error ? error.message : 'network');
     }
   };
-  return {
-    async register(job: OutboxJob, photo: PhotoRecord) {
-      const bearer = await token();
-      if (!bearer) throw new TransportError(401, 'not signed in');
-      const response = await call(
-        '/api/v1/materials/upload',
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'accept-language': locale(),
-            authorization: `Bearer ${bearer}`,
-            'idempotency-key': job.id,
-          },
-          body: JSON.stringify({
-            file_name: `${job.view}.${photo.mime === 'image/png' ? 'png' : 'jpg'}`,
-            file_type: photo.mime,
-            file_size: photo.bytes.byteLength,
-            description: JSON.stringify({ view: job.view }),
-          }),
+  /** A JSON POST to the API with the session, the language and the job's id as Idempotency-Key. */
+  const post = async (path: string, key: string, body: unknown) => {
+    const bearer = await token();
+    if (!bearer) throw new TransportError(401, 'not signed in');
+    const response = await call(
+      path,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'accept-language': locale(),
+          authorization: `Bearer ${bearer}`,
+          'idempotency-key': key,
         },
-        CALL_TIMEOUT_MS,
-      );
-      if (!response.ok) throw await failure(response);
-      const body = (await response.json()) as { data?: { material_id?: unknown; presigned_url?: unknown } };
-      const materialId = body.data?.material_id;
-      const uploadUrl = body.data?.presigned_url;
+        body: JSON.stringify(body),
+      },
+      CALL_TIMEOUT_MS,
+    );
+    if (!response.ok) throw await failure(response);
+    return (await response.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
+  };
+  return {
+    async register(job: UploadJob, photo: PhotoRecord) {
+      const body = await post('/api/v1/materials/upload', job.id, {
+        file_name: `${job.view}.${photo.mime === 'image/png' ? 'png' : 'jpg'}`,
+        file_type: photo.mime,
+        file_size: photo.bytes.byteLength,
+        description: JSON.stringify({ view: job.view }),
+      });
+      const materialId = body?.data?.material_id;
+      const uploadUrl = body?.data?.presigned_url;
       if (typeof materialId !== 'string' || typeof uploadUrl !== 'string') throw new TransportError(502, 'invalid answer');
       return { materialId, uploadUrl };
+    },
+    async generate(job: GenerateJob, materialIds: string[]) {
+      const body = await post('/api/v1/content/generate', job.id, {
+        content_config: job.task.contentConfig,
+        material_ids: materialIds,
+      });
+      const taskId = body?.data?.id;
+      if (typeof taskId !== 'string') throw new TransportError(502, 'invalid answer');
+      return { taskId };
     },
     async put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void) {
       if (withProgress && progress) return putWithProgress(new URL(url, origin), photo, locale(), progress);

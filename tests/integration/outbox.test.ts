@@ -3,8 +3,21 @@
 // replay without duplicates, and two runners never send a photo twice.
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppDatabase, type PhotoRecord } from '../../src/offline/db';
-import { backoffMs, enqueueUpload, retryJob, runOutbox, waitingUploads, wakeQueued, type UploadTransport } from '../../src/offline/outbox';
+import { AppDatabase, type GenerateJob, type PhotoRecord, type UploadJob } from '../../src/offline/db';
+import {
+  TransportError,
+  backoffMs,
+  discardTask,
+  enqueueTask,
+  enqueueUpload,
+  pendingTasks,
+  restoreTask,
+  retryJob,
+  runOutbox,
+  waitingUploads,
+  wakeQueued,
+  type UploadTransport,
+} from '../../src/offline/outbox';
 import { fetchTransport } from '../../src/offline/transport';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -149,7 +162,7 @@ describe('the outbox', () => {
     expect(await waitingUploads(database)).toBe(0);
 
     // The seller fixes it (here: the stored bytes) and presses retry.
-    await database.photos.update(failed!.photoId, { bytes: jpeg });
+    await database.photos.update((failed as UploadJob).photoId, { bytes: jpeg });
     const again = await retryJob(database, job!.id);
     expect(again?.id).not.toBe(job!.id);
     expect((await database.drafts.get('product'))?.slots.bottom).toMatchObject({ state: 'queued', jobId: again?.id });
@@ -196,6 +209,7 @@ describe('the outbox', () => {
     let most = 0;
     const watching: UploadTransport = {
       register: (job, photo) => real.register(job, photo),
+      generate: (job, ids) => real.generate(job, ids),
       async put(url, photo, progress) {
         inFlight += 1;
         most = Math.max(most, inFlight);
@@ -218,6 +232,7 @@ describe('the outbox', () => {
     const real = transport();
     const halfway: UploadTransport = {
       register: (job, photo) => real.register(job, photo),
+      generate: (job, ids) => real.generate(job, ids),
       async put(url, photo, progress) {
         progress?.(photo.bytes.byteLength / 2, photo.bytes.byteLength);
         await real.put(url, photo);
@@ -251,6 +266,114 @@ describe('the outbox', () => {
     const [job] = await queued(database, ['optional2']);
     await database.outbox.update(job!.id, { state: 'running', leaseUntil: Date.now() + 60_000 });
     expect((await runOutbox(database, transport(), { exclusive: true })).done).toBe(1);
+  });
+});
+
+const FIVE_VIEWS: PhotoRecord['view'][] = ['right_45', 'right_side', 'left_side', 'front', 'back'];
+
+const productCard = (name = 'PRODUCT2', category = 'PRODUCT2') => ({
+  content_module: category === 'HALF_BODY' ? 'REAL_PERSON_IMAGE' : 'PRODUCT_IMAGE',
+  category,
+  ...(category === 'HALF_BODY' ? { background: 'SIMPLE' } : {}),
+  custom_params: { shoe_params: {} },
+  name,
+  selected: true,
+});
+
+async function serverTasks() {
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/content/tasks?page_size=50', headers: { authorization: `Bearer ${token}` } });
+  return res.json().data as { id: string }[];
+}
+
+async function balance() {
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/tokens/balance', headers: { authorization: `Bearer ${token}` } });
+  return res.json().data.total_tokens as number;
+}
+
+/** Five photos queued for upload and a task submitted on them, as the confirmation dialog does. */
+async function submitted(database: AppDatabase, config = [productCard()]) {
+  await queued(database, FIVE_VIEWS);
+  const draft = (await database.drafts.get('product'))!;
+  return enqueueTask(database, { ...draft, page: 2, styles: { picked: true } }, { contentConfig: config, total: 4, outputs: 1 });
+}
+
+describe('a task in the outbox', () => {
+  it('waits behind its uploads while offline, then is sent once even when its answer is lost', async () => {
+    const database = open();
+    const tasksBefore = (await serverTasks()).length;
+    const tokensBefore = await balance();
+    const job = await submitted(database);
+    // The draft starts over at once: the next shoe can be shot while this one waits.
+    expect((await database.drafts.get('product'))?.slots).toEqual({});
+    expect(await pendingTasks(database)).toEqual([expect.objectContaining({ id: job.id, state: 'queued' })]);
+
+    let clock = Date.now();
+    const offline = transport(() => new TypeError('Failed to fetch'));
+    expect(await runOutbox(database, offline, { now: () => clock })).toEqual({ done: 0, failed: 0, retrying: 5 });
+    expect((await database.outbox.get(job.id))?.state).toBe('queued');
+
+    // Back online, but the task's answer is lost on the way: the photos go up, the task is retried.
+    clock += 10_000;
+    let lost = false;
+    const lossy = transport((url) => (url.pathname.endsWith('/content/generate') && !lost ? ((lost = true), undefined) : undefined));
+    const lossyGenerate: UploadTransport = {
+      ...lossy,
+      async generate(j, ids) {
+        await lossy.generate(j, ids);
+        throw new TransportError(0, 'connection reset');
+      },
+    };
+    expect(await runOutbox(database, lossyGenerate, { now: () => clock })).toEqual({ done: 5, failed: 0, retrying: 1 });
+    clock += 60_000;
+    expect(await runOutbox(database, transport(), { now: () => clock })).toEqual({ done: 1, failed: 0, retrying: 0 });
+
+    const sent = await database.outbox.get(job.id);
+    expect(sent).toMatchObject({ state: 'done', taskId: expect.any(String) });
+    const tasks = await serverTasks();
+    expect(tasks.length - tasksBefore).toBe(1);
+    expect(tasks.map((task) => task.id)).toContain((sent as GenerateJob).taskId);
+    expect(await balance()).toBe(tokensBefore - 4);
+    // The server holds everything now: the photos and their uploads are gone from the device.
+    expect(await database.photos.count()).toBe(0);
+    expect(await database.outbox.count()).toBe(1);
+    expect(await pendingTasks(database)).toEqual([]);
+  });
+
+  it('keeps a refused task with the server’s reason, and takes it back to its draft with every photo', async () => {
+    const database = open();
+    const tasksBefore = (await serverTasks()).length;
+    const job = await submitted(database, [productCard('HALF_BODY:SIMPLE', 'HALF_BODY')]);
+    expect(await runOutbox(database, transport())).toEqual({ done: 5, failed: 1, retrying: 0 });
+    const refused = await database.outbox.get(job.id);
+    expect(refused).toMatchObject({ state: 'failed', errorStatus: 400 });
+    expect(refused?.error).toMatch(/AI image service/);
+    expect((await serverTasks()).length).toBe(tasksBefore);
+
+    const draft = await restoreTask(database, job.id);
+    expect(draft?.page).toBe(2);
+    expect(draft?.styles).toEqual({ picked: true });
+    expect(Object.keys(draft!.slots).sort()).toEqual([...FIVE_VIEWS].sort());
+    expect(Object.values(draft!.slots).every((slot) => slot!.state === 'uploaded' && slot!.materialId)).toBe(true);
+    expect(await database.photos.count()).toBe(5);
+    expect(await database.outbox.get(job.id)).toBeUndefined();
+  });
+
+  it('fails a task whose photo the server refused, and discarding it removes its photos', async () => {
+    const database = open();
+    const [, , , , back] = await queued(database, FIVE_VIEWS);
+    await database.photos.update(back!.photoId, { bytes: new TextEncoder().encode('not a photo').buffer as ArrayBuffer });
+    const draft = (await database.drafts.get('product'))!;
+    const job = await enqueueTask(database, draft, { contentConfig: [productCard()], total: 4, outputs: 1 });
+    const result = await runOutbox(database, transport());
+    expect(result).toMatchObject({ done: 4, failed: 1 });
+    expect(await database.outbox.get(job.id)).toMatchObject({ state: 'failed', errorStatus: 415, error: expect.stringMatching(/Formats/) });
+
+    // A newer draft with photos is never overwritten by a restore.
+    await queued(database, ['front']);
+    expect(await restoreTask(database, job.id)).toBeUndefined();
+    await discardTask(database, job.id);
+    expect(await database.outbox.get(job.id)).toBeUndefined();
+    expect((await database.photos.toArray()).map((photo) => photo.view)).toEqual(['front']);
   });
 });
 

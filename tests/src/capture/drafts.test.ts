@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
 import { loadDraft, movePhoto, putPhoto, removePhoto } from '../../../src/capture/drafts';
-import { db } from '../../../src/offline/db';
+import { db, type UploadJob } from '../../../src/offline/db';
 
 function photo(marker: number) {
   return { bytes: new Uint8Array([0xff, 0xd8, 0xff, marker]).buffer, mime: 'image/jpeg' as const, width: 2080, height: 2080 };
@@ -70,7 +70,7 @@ describe('draft slots', () => {
     expect(draft.slots.left_side).toMatchObject({ photoId: right.id, state: 'queued' });
     expect(draft.slots.right_side?.warnings).toBeUndefined();
     expect(draft.slots.right_side?.materialId).toBeUndefined();
-    const jobs = await db.outbox.toArray();
+    const jobs = (await db.outbox.toArray()) as UploadJob[];
     expect(jobs.map((job) => [job.view, job.photoId]).sort()).toEqual(
       [
         ['left_side', right.id],
