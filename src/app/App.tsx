@@ -68,6 +68,20 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // While signed in: the wallet every minute and the task event stream.
+  useEffect(() => {
+    if (!signedIn) return;
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import('../account/live').then((live) => {
+      if (!cancelled) stop = live.startLive();
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [signedIn]);
+
   return (
     <IonApp>
       <IonReactRouter>

@@ -141,3 +141,9 @@ export async function saveWarnings(contentType: ContentType, view: ShoeView, pho
       if (slot?.photoId === photoId) draft.slots[view] = { ...slot, warnings };
     });
 }
+
+/** Keeps page 2's choices as the seller leaves them. */
+export async function saveStyles(contentType: ContentType, styles: unknown): Promise<void> {
+  const draft = await loadDraft(contentType);
+  await db.drafts.put({ ...draft, styles, updatedAt: Date.now() });
+}

@@ -53,6 +53,11 @@ export const paths = Object.fromEntries(
   Object.entries(ROUTES).map(([name, def]) => [name, def.path]),
 ) as { [K in RouteName]: (typeof ROUTES)[K]['path'] };
 
+/** The task page for a content type (the workspace tiles, a queued task taken back to edit). */
+export function taskPath(type: 'person' | 'product' | 'outfit' | 'video'): string {
+  return `${paths.task}?type=${type}`;
+}
+
 /** Static legal pages, one folder per language, served from public/legal. */
 export function legalPath(locale: string, page: 'terms' | 'privacy'): string {
   return `/legal/${locale}/${page}.html`;

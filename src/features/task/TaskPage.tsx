@@ -1,11 +1,27 @@
-// /task page 1 (SPEC §2, §4, §5): the shooting requirements, eight slots (five required views,
+// /task (SPEC §2, §4, §5). Page 1: the shooting requirements, eight slots (five required views,
 // the sole and two details) filled from files, the shoe's measurements, and the next-page button.
 // Every photo is compressed in a worker, stored in IndexedDB at once and queued for upload, so a
 // reload, a lost network or a closed app loses nothing; the slots show where each upload stands.
+// Page 2: the styles, the confirmation dialog and the submission, which goes through the outbox
+// so a task added on a train is sent once, by itself, when the network returns.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { IonButton } from '@ionic/react';
 import { arrowBackOutline, cameraOutline, cloudOfflineOutline, cloudUploadOutline, informationCircleOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
+import type { CategoryOffer } from '../../../contract/content';
+import {
+  EMPTY_SELECTION,
+  plannedOutputs,
+  priceOutputs,
+  selectionProblem,
+  toContentConfig,
+  withoutOutputs,
+  DEFAULT_PRICES,
+  type PlannedOutput,
+  type Prices,
+  type Selection,
+  type ShoeParamsPayload,
+} from '../../../contract/selection';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import '../../lib/account-texts';
@@ -21,7 +37,16 @@ import { onlineAtom } from '../../lib/store';
 import { ViewIllustration } from '../../capture/ViewIllustration';
 import { CameraDialog } from '../../capture/CameraDialog';
 import { PhotoTooLargeError, compressPhoto } from '../../capture/compress';
-import { StorageFullError, loadDraft, movePhoto, putPhoto, removePhoto, saveShoeParams, savePage, saveWarnings } from '../../capture/drafts';
+import { StorageFullError, loadDraft, movePhoto, putPhoto, removePhoto, saveShoeParams, savePage, saveStyles, saveWarnings } from '../../capture/drafts';
+import { submitTask } from '../../capture/submit';
+import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
+import { refreshBalance } from '../../account/session';
+import { balanceAtom, store } from '../../lib/store';
+import { requestWalletRefresh } from '../../lib/app-events';
+import { currentLocale } from '../../lib/i18n';
+import { loadContentConfig } from './api/content-config';
+import { ConfirmDialog } from './ConfirmDialog';
+import { StylesStep } from './StylesStep';
 import { heldPhoto, heldPhotosAtom, holdPhoto, releasePhoto } from '../../capture/held';
 import { verifyAngle } from '../../capture/api/verify-angle';
 import { outboxRunAtom, processUploads, startUploads, uploadProgressAtom, waitingUploadsAtom } from '../../capture/uploads';
@@ -30,6 +55,35 @@ import { retryJob } from '../../offline/outbox';
 import './task.css';
 
 const PARAMS = ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] as const;
+
+/** The measurements under the server's names (SPEC §3). */
+const SERVER_PARAM: Record<(typeof PARAMS)[number], keyof ShoeParamsPayload> = {
+  shaftHeight: 'boot_height',
+  heelHeight: 'heel_height',
+  shaftLatitude: 'boot_circumference',
+  ankleLatitude: 'ankle_circumference',
+};
+
+/** SPEC §9: the wait after a task is added, before the workspace. */
+export const POST_SUBMIT_WAIT_MS = 7_000;
+/** SPEC §8: post-submit toasts stay 6 s. */
+const SUBMIT_TOAST_MS = 6_000;
+
+/** Task submission (SPEC §4): none, pending while the confirmation is open, processing once confirmed. */
+type Submission = 'none' | 'pending' | 'processing';
+
+function selectionOf(styles: unknown): Selection {
+  const value = styles as Partial<Selection> | null;
+  if (!value || typeof value !== 'object' || typeof value.categories !== 'object' || value.categories === null) return EMPTY_SELECTION;
+  return { categories: value.categories, custom: value.custom === true, prompt: typeof value.prompt === 'string' ? value.prompt : '' };
+}
+
+/** Prices in force: the server's, or the defaults until it has answered. */
+function pricesOf(offers: readonly CategoryOffer[]): Prices {
+  return { ...DEFAULT_PRICES, ...Object.fromEntries(offers.map((offer) => [offer.category, offer.price])) };
+}
+
+type Catalogue = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; offers: CategoryOffer[]; offline: boolean };
 
 function contentTypeOf(search: string): ContentType | null {
   const type = new URLSearchParams(search).get('type');
@@ -90,6 +144,22 @@ export default function TaskPage() {
   const sending = useAtomValue(uploadProgressAtom);
   const batchInput = useRef<HTMLInputElement>(null);
   const thumbnail = useThumbnails(draft);
+  const balance = useAtomValue(balanceAtom);
+  const [catalogue, setCatalogue] = useState<Catalogue>({ state: 'loading' });
+  const [submission, setSubmission] = useState<Submission>('none');
+  const [removed, setRemoved] = useState<PlannedOutput[]>([]);
+  const [outOfTokens, setOutOfTokens] = useState<{ total: number; balance: number } | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const onPage2 = draft?.page === 2;
+
+  const fetchCatalogue = useCallback(() => {
+    void loadContentConfig(currentLocale())
+      .then(({ catalogue: loaded, offline }) => setCatalogue({ state: 'ready', offers: loaded.categories, offline }))
+      .catch((error: unknown) => setCatalogue({ state: 'failed', message: error instanceof Error ? error.message : String(error) }));
+  }, []);
+  useEffect(() => {
+    if (onPage2) fetchCatalogue();
+  }, [onPage2, fetchCatalogue, online]);
 
   const reload = useCallback(async () => {
     if (!type) return;
@@ -234,6 +304,71 @@ export default function TaskPage() {
   };
   const shot = (view: ShoeView, photo: Blob) => addPhoto(view, new File([photo], `${view}.jpg`, { type: 'image/jpeg' }));
 
+  const selection = selectionOf(draft?.styles);
+  const offers = catalogue.state === 'ready' ? catalogue.offers : [];
+  const uploadedViews = SHOE_VIEWS.filter((view) => draft?.slots[view]);
+  const shoeParams: ShoeParamsPayload = Object.fromEntries(
+    PARAMS.filter((name) => draft?.shoeParams[name] !== undefined).map((name) => [SERVER_PARAM[name], draft!.shoeParams[name]]),
+  );
+  const fullConfig = toContentConfig(selection, type, shoeParams);
+  const config = withoutOutputs(fullConfig, removed, uploadedViews);
+  const priced = priceOutputs(plannedOutputs(config, uploadedViews), pricesOf(offers));
+
+  const changeStyles = (next: Selection) => {
+    setDraft((current) => (current ? { ...current, styles: next } : current));
+    void saveStyles(type, next);
+  };
+
+  const addTask = () => {
+    const problem = selectionProblem(selection, type);
+    if (problem) {
+      showToast(t(`task.errors.${problem}`), 'error');
+      return;
+    }
+    if (SHOE_VIEWS.some((view) => draft?.slots[view]?.state === 'failed')) {
+      showToast(t('task.errors.uploadFailed'), 'error');
+      return;
+    }
+    setRemoved([]);
+    setSubmission('pending');
+    if (navigator.onLine) void refreshBalance().catch(() => {});
+  };
+
+  const confirm = async () => {
+    if (!draft) return;
+    const { total, outputs } = priced;
+    if (balance !== null && total > balance) {
+      setSubmission('none');
+      setOutOfTokens({ total, balance });
+      return;
+    }
+    setSubmission('processing');
+    const typeName = t(`workspace.tiles.${type}.title`);
+    const outcome = await submitTask({ draft: { ...draft, styles: selection }, config, total, outputs: outputs.length });
+    if (outcome.kind === 'refused') {
+      setSubmission('none');
+      if (outcome.draft) setDraft(outcome.draft);
+      else await reload();
+      if (outcome.status === 402) {
+        await refreshBalance().catch(() => {});
+        setOutOfTokens({ total, balance: store.get(balanceAtom) ?? 0 });
+      } else {
+        showToast(outcome.message, 'error', SUBMIT_TOAST_MS);
+      }
+      return;
+    }
+    if (outcome.kind === 'queued') {
+      showToast(t('task.submit.queued', { type: typeName, total }), 'info', SUBMIT_TOAST_MS);
+      navigate(paths.home);
+      return;
+    }
+    showToast(t('task.submit.created', { type: typeName, total }), 'success', SUBMIT_TOAST_MS);
+    setLeaving(true);
+    await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
+    requestWalletRefresh();
+    navigate(paths.home);
+  };
+
   const title = t(`task.titles.${type}`);
   return (
     <HomeLayout title={title} testId="task-page">
@@ -250,10 +385,58 @@ export default function TaskPage() {
         </p>
       ) : null}
 
-      {draft?.page === 2 ? (
-        <section className="task__styles" data-testid="task-page-2">
-          <p>{t('task.stylesSoon')}</p>
-        </section>
+      {onPage2 ? (
+        <>
+          {catalogue.state === 'loading' ? <p role="status">{t('task.styles.loading')}</p> : null}
+          {catalogue.state === 'failed' ? (
+            <div className="task__banner task__banner--offline" role="alert">
+              <span>
+                {t('task.styles.loadFailed')} {catalogue.message}
+              </span>
+              <IonButton
+                size="small"
+                fill="outline"
+                onClick={() => {
+                  setCatalogue({ state: 'loading' });
+                  fetchCatalogue();
+                }}
+              >
+                {t('task.styles.retry')}
+              </IonButton>
+            </div>
+          ) : null}
+          {catalogue.state === 'ready' ? (
+            <>
+              {catalogue.offline ? (
+                <p className="task__banner task__banner--offline" role="status">
+                  <Icon icon={cloudOfflineOutline} /> {t('task.styles.offline')}
+                </p>
+              ) : null}
+              <StylesStep
+                type={type}
+                selection={selection}
+                offers={catalogue.offers}
+                onChange={changeStyles}
+                onPrompt={(prompt) => changeStyles({ ...selection, prompt })}
+              />
+            </>
+          ) : null}
+          {leaving ? (
+            <p className="task__banner" role="status" data-testid="task-leaving">
+              {t('task.submit.leaving')}
+            </p>
+          ) : null}
+          <div className="task__bottom">
+            <IonButton
+              expand="block"
+              onClick={addTask}
+              disabled={submission !== 'none' || catalogue.state !== 'ready'}
+              data-testid="task-add"
+            >
+              {t('task.addTask')}
+            </IonButton>
+          </div>
+        </>
       ) : (
         <>
           <div className="task__toolbar">
@@ -446,6 +629,19 @@ export default function TaskPage() {
           </IonButton>
         </div>
       </Dialog>
+      <ConfirmDialog
+        open={submission !== 'none' && !leaving}
+        outputs={priced.outputs}
+        total={priced.total}
+        balance={balance}
+        busy={submission === 'processing'}
+        onRemove={(output) => setRemoved((list) => [...list, output])}
+        onCancel={() => setSubmission('none')}
+        onConfirm={() => void confirm()}
+      />
+      {outOfTokens ? (
+        <OutOfTokensDialog open total={outOfTokens.total} balance={outOfTokens.balance} onClose={() => setOutOfTokens(null)} />
+      ) : null}
       {camera ? (
         <CameraDialog
           views={camera}

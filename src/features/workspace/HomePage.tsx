@@ -6,8 +6,9 @@ import { Link } from 'react-router-dom';
 import '../../lib/account-texts';
 import { CONTENT_TYPES, type ContentType } from '../../../contract/enums';
 import { Icon } from '../../components/Icon';
-import { paths } from '../../config/paths';
+import { paths, taskPath } from '../../config/paths';
 import { HomeLayout } from '../../layouts/HomeLayout';
+import { PendingTasks } from './PendingTasks';
 import './home.css';
 
 const ICONS: Record<ContentType, string> = {
@@ -16,10 +17,6 @@ const ICONS: Record<ContentType, string> = {
   outfit: shirtOutline,
   video: videocamOutline,
 };
-
-export function taskPath(type: ContentType) {
-  return `${paths.task}?type=${type}`;
-}
 
 export default function HomePage() {
   const { t } = useTranslation();
@@ -38,6 +35,7 @@ export default function HomePage() {
           </li>
         ))}
       </ul>
+      <PendingTasks />
       <nav className="home__links" aria-label={t('workspace.title')}>
         <Link to={paths.material}>
           <Icon icon={imagesOutline} /> {t('workspace.materials')}

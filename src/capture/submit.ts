@@ -1,0 +1,42 @@
+// Sending a task (SPEC §4 task submission, DESIGN §3): the task goes into the outbox behind its
+// photos' uploads and the draft starts over; online, the page waits a moment for the server's
+// answer so a refusal (no tokens, a photo refused) is shown at once and the draft comes back.
+import type { ContentConfigEntry } from '../../contract/selection';
+import { db, type DraftRecord, type GenerateJob } from '../offline/db';
+import { enqueueTask, restoreTask } from '../offline/outbox';
+import { processUploads } from './uploads';
+
+/** How long the page waits for the server before leaving the task to the outbox. */
+export const ANSWER_WAIT_MS = 20_000;
+const POLL_MS = 150;
+
+export type SubmitOutcome =
+  | { kind: 'sent'; taskId: string }
+  /** Offline, or its photos are still on their way: the outbox will send it. */
+  | { kind: 'queued' }
+  /** The server refused it: the draft is back as it was. */
+  | { kind: 'refused'; status: number; message: string; draft: DraftRecord | undefined };
+
+export interface SubmitInput {
+  draft: DraftRecord;
+  config: ContentConfigEntry[];
+  total: number;
+  outputs: number;
+}
+
+export async function submitTask({ draft, config, total, outputs }: SubmitInput, waitMs = ANSWER_WAIT_MS): Promise<SubmitOutcome> {
+  const job = await enqueueTask(db, draft, { contentConfig: config, total, outputs });
+  void processUploads();
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const current = (await db.outbox.get(job.id)) as GenerateJob | undefined;
+    if (current?.state === 'done' && current.taskId) return { kind: 'sent', taskId: current.taskId };
+    if (current?.state === 'failed') {
+      const restored = await restoreTask(db, job.id);
+      return { kind: 'refused', status: current.errorStatus ?? 0, message: current.error ?? '', draft: restored };
+    }
+    // A network error has put it back in the queue, or there is no network: the outbox has it.
+    if (!current || current.attempts > 0 || !navigator.onLine || Date.now() > deadline) return { kind: 'queued' };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

@@ -1,0 +1,21 @@
+// Events the app's parts send one another through `window` (SPEC §4): the wallet-refresh event
+// after a task is submitted, and the task-updated event when the server says a task has ended.
+import type { TaskEvent } from '../../contract/content';
+
+export const WALLET_REFRESH_EVENT = 'solestudio:wallet-refresh';
+export const TASK_UPDATED_EVENT = 'solestudio:task-updated';
+
+export function requestWalletRefresh(): void {
+  window.dispatchEvent(new Event(WALLET_REFRESH_EVENT));
+}
+
+export function announceTaskUpdate(event: TaskEvent): void {
+  window.dispatchEvent(new CustomEvent<TaskEvent>(TASK_UPDATED_EVENT, { detail: event }));
+}
+
+/** Calls `listener` on every task-updated event; returns the way to stop. */
+export function onTaskUpdated(listener: (event: TaskEvent) => void): () => void {
+  const handler = (event: Event) => listener((event as CustomEvent<TaskEvent>).detail);
+  window.addEventListener(TASK_UPDATED_EVENT, handler);
+  return () => window.removeEventListener(TASK_UPDATED_EVENT, handler);
+}
