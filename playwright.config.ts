@@ -44,7 +44,8 @@ export default defineConfig({
   },
   projects: [
     { name: 'pixel-7', use: { ...devices['Pixel 7'], ...chromium } },
-    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium } },
+    // Generation journeys are long; one phone covers them.
+    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium }, testIgnore: /generate\.spec\.ts/ },
   ],
   webServer: {
     // Exactly what `npm start` runs once the build exists.

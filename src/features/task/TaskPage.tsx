@@ -44,7 +44,7 @@ import { refreshBalance } from '../../account/session';
 import { balanceAtom, store } from '../../lib/store';
 import { requestWalletRefresh } from '../../lib/app-events';
 import { currentLocale } from '../../lib/i18n';
-import { loadContentConfig } from './api/content-config';
+import { loadContentConfig } from '../../capture/api/content-config';
 import { ConfirmDialog } from './ConfirmDialog';
 import { StylesStep } from './StylesStep';
 import { heldPhoto, heldPhotosAtom, holdPhoto, releasePhoto } from '../../capture/held';
@@ -178,8 +178,14 @@ export default function TaskPage() {
     });
   }, [type]);
 
+  // While a task is being sent, the page keeps showing what was submitted (the stored draft has
+  // already started over).
+  const submitting = useRef(false);
   useEffect(() => {
-    if (type) void loadDraft(type).then(setDraft);
+    if (type)
+      void loadDraft(type).then((loaded) => {
+        if (!submitting.current) setDraft(loaded);
+      });
   }, [outboxRuns, type]);
 
   // Right after a photo arrives, the server checks it against the shooting requirements; what it
@@ -343,9 +349,11 @@ export default function TaskPage() {
       return;
     }
     setSubmission('processing');
+    submitting.current = true;
     const typeName = t(`workspace.tiles.${type}.title`);
     const outcome = await submitTask({ draft: { ...draft, styles: selection }, config, total, outputs: outputs.length });
     if (outcome.kind === 'refused') {
+      submitting.current = false;
       setSubmission('none');
       if (outcome.draft) setDraft(outcome.draft);
       else await reload();
@@ -359,14 +367,25 @@ export default function TaskPage() {
     }
     if (outcome.kind === 'queued') {
       showToast(t('task.submit.queued', { type: typeName, total }), 'info', SUBMIT_TOAST_MS);
-      navigate(paths.home);
-      return;
+    } else {
+      showToast(t('task.submit.created', { type: typeName, total }), 'success', SUBMIT_TOAST_MS);
+      setLeaving(true);
+      await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
+      requestWalletRefresh();
     }
-    showToast(t('task.submit.created', { type: typeName, total }), 'success', SUBMIT_TOAST_MS);
-    setLeaving(true);
-    await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
-    requestWalletRefresh();
+    await startOver();
     navigate(paths.home);
+  };
+
+  /** After a task is on its way, the page holds the fresh draft for the next shoe. */
+  const startOver = async () => {
+    const fresh = await loadDraft(type);
+    submitting.current = false;
+    setDraft(fresh);
+    setParams({});
+    setRemoved([]);
+    setSubmission('none');
+    setLeaving(false);
   };
 
   const title = t(`task.titles.${type}`);

@@ -1,6 +1,7 @@
 // /home (SPEC §2 workspace home): four tiles that open /task for a content type, and the way
 // to material and task history.
 import { imagesOutline, personOutline, shirtOutline, timeOutline, videocamOutline, pricetagOutline } from 'ionicons/icons';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import '../../lib/account-texts';
@@ -8,6 +9,8 @@ import { CONTENT_TYPES, type ContentType } from '../../../contract/enums';
 import { Icon } from '../../components/Icon';
 import { paths, taskPath } from '../../config/paths';
 import { HomeLayout } from '../../layouts/HomeLayout';
+import { currentLocale } from '../../lib/i18n';
+import { loadContentConfig } from '../../capture/api/content-config';
 import { PendingTasks } from './PendingTasks';
 import './home.css';
 
@@ -20,6 +23,10 @@ const ICONS: Record<ContentType, string> = {
 
 export default function HomePage() {
   const { t } = useTranslation();
+  // The styles and prices, kept on the device for a task page opened later without network.
+  useEffect(() => {
+    if (navigator.onLine) void loadContentConfig(currentLocale()).catch(() => {});
+  }, []);
   return (
     <HomeLayout title={t('workspace.title')} testId="home-page">
       <h1>{t('workspace.title')}</h1>

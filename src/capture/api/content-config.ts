@@ -1,9 +1,9 @@
 // GET /api/v1/content/config (SPEC §7): what the server's engines can make and at what price.
 // The last answer is kept on the device, so page 2 still opens on a train with no signal.
-import { contentCatalogueSchema, type ContentCatalogue } from '../../../../contract/content';
-import { okEnvelope } from '../../../../contract/envelope';
+import { contentCatalogueSchema, type ContentCatalogue } from '../../../contract/content';
+import { okEnvelope } from '../../../contract/envelope';
 import { safeParse } from 'zod/v4/core';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { ApiError, apiRequest } from '../../lib/api-client';
 
 const schema = okEnvelope(contentCatalogueSchema);
 const CACHE_KEY = 'solestudio.content-config';
