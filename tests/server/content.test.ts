@@ -123,6 +123,7 @@ describe('a task from submission to results', () => {
     });
 
     const before = await balance(t, anna.token);
+    const submittedAt = Date.now();
     const key = nextKey();
     const payload = { content_config: [entry('PRODUCT'), entry('PRODUCT2'), entry('OUTFIT_COLOR')], material_ids: annaPhotos };
     const res = await generate(t, anna.token, payload, key);
@@ -151,7 +152,7 @@ describe('a task from submission to results', () => {
     expect(await balance(t, anna.token)).toBe(before - cost);
     expect(await ledgerSum(t, anna.id)).toBe(await balance(t, anna.token));
 
-    const mail = await waitForMail(t.dataDir, 'anna@shop.example', { after: Date.now() - 60_000 });
+    const mail = await waitForMail(t.dataDir, 'anna@shop.example', { after: submittedAt });
     expect(mail.subject).toMatch(/ready|готовы|已生成/);
 
     const deadline = Date.now() + 10_000;
