@@ -30,8 +30,22 @@ interface SceneLook {
   scale: number;
   motion: Motion;
   transition: string;
-  /** ffmpeg filters applied to every frame. */
-  grade: string;
+  /** The colour grade, applied once to each still rather than to every frame. */
+  grade: Grade;
+  /** ffmpeg filters drawn once on each still (a lens), when the scene has one. */
+  lens?: string;
+  /** ffmpeg filters that need the moving frames (a trail), when the scene has one. */
+  effect?: string;
+}
+
+interface Grade {
+  saturation?: number;
+  /** Around mid grey: 1 leaves contrast as it is. */
+  contrast?: number;
+  /** Per-channel gains (a warm or cool cast). */
+  gains?: [number, number, number];
+  /** Added to every channel, 0–255. */
+  lift?: number;
 }
 
 const W = STAGE.width;
@@ -45,7 +59,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 1.0,
     motion: 'push',
     transition: 'fade',
-    grade: 'eq=contrast=1.06:saturation=1.1',
+    grade: { contrast: 1.06, saturation: 1.1 },
   },
   SHOE_PLANT: {
     sky: ['#1F5E3A', '#A8D5A2'],
@@ -53,7 +67,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.8,
     motion: 'up',
     transition: 'wipeup',
-    grade: 'colorbalance=gm=0.08:gh=0.05',
+    grade: { gains: [0.98, 1.07, 0.98] },
   },
   SHOE_CRYSTAL: {
     sky: ['#2A1B5C', '#7E6BD6'],
@@ -61,7 +75,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.8,
     motion: 'pull',
     transition: 'circleopen',
-    grade: 'hue=s=1.25,eq=brightness=0.03',
+    grade: { saturation: 1.25, lift: 8 },
   },
   SHOE_LIQUID_METAL: {
     sky: ['#1B1D22', '#8C939E'],
@@ -69,7 +83,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.85,
     motion: 'right',
     transition: 'dissolve',
-    grade: 'hue=s=0.35,eq=contrast=1.25:gamma=0.95',
+    grade: { saturation: 0.35, contrast: 1.25, lift: -6 },
   },
   SHOE_SAND: {
     sky: ['#F6C98B', '#C7773E'],
@@ -77,7 +91,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.85,
     motion: 'left',
     transition: 'slideleft',
-    grade: 'colorbalance=rs=0.08:bs=-0.06,eq=saturation=1.15',
+    grade: { gains: [1.07, 1, 0.93], saturation: 1.15 },
   },
   SHOE_FISHEYE_JUMP: {
     sky: ['#FFE14D', '#FF9F1C'],
@@ -85,7 +99,9 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.75,
     motion: 'bounce',
     transition: 'zoomin',
-    grade: 'lenscorrection=k1=0.22:k2=0.05,eq=saturation=1.2',
+    grade: { saturation: 1.2 },
+    // The lens pulls the corners in: the middle is cropped and brought back to the stage's size.
+    lens: `lenscorrection=k1=0.22:k2=0.05,crop=iw*0.8:ih*0.8,scale=${W}:${H}`,
   },
   SHOE_PHANTOM: {
     sky: ['#050507', '#22222A'],
@@ -93,7 +109,8 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.8,
     motion: 'left',
     transition: 'fadeblack',
-    grade: 'lagfun=decay=0.9,eq=contrast=1.15',
+    grade: { contrast: 1.15 },
+    effect: 'lagfun=decay=0.9',
   },
   SHOE_FRUIT: {
     sky: ['#FF7F6E', '#FFD27A'],
@@ -101,7 +118,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.8,
     motion: 'push',
     transition: 'radial',
-    grade: 'eq=saturation=1.4:contrast=1.05',
+    grade: { saturation: 1.4, contrast: 1.05 },
   },
   SHOE_BARBIE: {
     sky: ['#FF5FB0', '#FFD1EA'],
@@ -109,7 +126,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.8,
     motion: 'down',
     transition: 'smoothleft',
-    grade: 'colorbalance=rh=0.08:bh=0.05,eq=saturation=1.2',
+    grade: { gains: [1.07, 0.98, 1.04], saturation: 1.2 },
   },
   SHOE_MOUNTAIN: {
     sky: ['#9CC3E6', '#F4F8FC'],
@@ -117,7 +134,7 @@ export const SCENES: Record<Exclude<CreativeScene, 'CUSTOM'>, SceneLook> = {
     scale: 0.8,
     motion: 'up',
     transition: 'wiperight',
-    grade: 'colorbalance=bs=0.08:bm=0.05,eq=brightness=0.02',
+    grade: { gains: [0.97, 1, 1.08], lift: 5 },
   },
 };
 
@@ -138,15 +155,17 @@ function motionFilter(motion: Motion): string {
       return `crop=${size}:x=${ROOM.x / 2}:y='${ROOM.y / 2}+${ROOM.y / 2}*sin(2*PI*t/${s * 0.5})*exp(-t)'`;
     case 'push':
     case 'pull': {
-      const frames = Math.round(s * FPS);
-      const zoom = motion === 'push' ? `1+0.15*on/${frames}` : `1.15-0.15*on/${frames}`;
-      return `zoompan=z='${zoom}':d=1:s=${VIDEO_SIZE.width}x${VIDEO_SIZE.height}:fps=${FPS}:x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)'`;
+      // The stage scaled a little more (push) or less (pull) every frame, its middle kept: cheaper
+      // than zoompan, which resamples through a fresh context per frame at the stage's full size.
+      const zoom = motion === 'push' ? `(1+0.15*t/${s})` : `(1.15-0.15*t/${s})`;
+      const { width, height } = VIDEO_SIZE;
+      return `scale=w='2*trunc(${width / 2}*${zoom})':h='2*trunc(${height / 2}*${zoom})':eval=frame:flags=bilinear,crop=${width}:${height}`;
     }
   }
 }
 
 /** One angle on the scene's set, at stage size. */
-async function stage(look: SceneLook, shot: ViewCutout): Promise<Buffer> {
+async function stage(ffmpeg: string, look: SceneLook, shot: ViewCutout, file: string): Promise<void> {
   const sharp = await loadSharp();
   const backdrop = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${look.sky[0]}"/><stop offset="1" stop-color="${look.sky[1]}"/></linearGradient>
@@ -161,11 +180,39 @@ async function stage(look: SceneLook, shot: ViewCutout): Promise<Buffer> {
   const top = Math.round(H * 0.56 - height / 2);
   const shadow = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><defs><filter id="s"><feGaussianBlur stdDeviation="16"/></filter></defs>
     <ellipse cx="${W / 2}" cy="${top + height}" rx="${width * 0.46}" ry="${Math.max(10, width * 0.04)}" fill="black" fill-opacity="0.35" filter="url(#s)"/></svg>`);
-  return sharp(backdrop)
+  const composed = await sharp(backdrop)
     .composite([{ input: shadow }, { input: shoe, left, top }])
     .removeAlpha()
     .raw()
     .toBuffer();
+  const rgb = `${file}.rgb`;
+  fs.writeFileSync(rgb, await graded(composed, look.grade));
+  // Once per still, not per frame: through the scene's lens, if any, and into the video's own
+  // pixel format, so ffmpeg converts nothing while it films.
+  const filters = [look.lens, 'format=yuv420p'].filter(Boolean).join(',');
+  await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', ...rawInput('rgb24'), '-i', rgb, '-vf', filters, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-y', file]);
+  fs.rmSync(rgb);
+}
+
+/** How ffmpeg reads a stage-size raw still. */
+function rawInput(pixelFormat: 'rgb24' | 'yuv420p'): string[] {
+  return ['-f', 'rawvideo', '-pixel_format', pixelFormat, '-video_size', `${STAGE.width}x${STAGE.height}`];
+}
+
+/** The scene's grade on one still (raw RGB at stage size). */
+async function graded(pixels: Buffer, grade: Grade): Promise<Buffer> {
+  const sharp = await loadSharp();
+  const contrast = grade.contrast ?? 1;
+  const gains = grade.gains ?? [1, 1, 1];
+  let image = sharp(pixels, { raw: { width: W, height: H, channels: 3 } }).linear(
+    gains.map((gain) => gain * contrast),
+    gains.map(() => 128 * (1 - contrast) + (grade.lift ?? 0)),
+  );
+  if (grade.saturation !== undefined) {
+    // A second pass: sharp applies modulate before linear within one pipeline.
+    image = sharp(await image.raw().toBuffer(), { raw: { width: W, height: H, channels: 3 } }).modulate({ saturation: grade.saturation });
+  }
+  return image.raw().toBuffer();
 }
 
 function run(ffmpeg: string, args: string[]): Promise<void> {
@@ -191,17 +238,14 @@ export async function creativeVideo(ffmpeg: string, views: readonly ViewCutout[]
   if (chosen.length === 0) throw new Error('a video needs at least one view');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-video-'));
   try {
-    const inputs: string[] = [];
-    for (const [i, shot] of chosen.entries()) {
-      // Raw pixels: ffmpeg reads a looped still again for every frame, and raw costs nothing to decode.
-      const file = path.join(dir, `shot-${i}.rgb`);
-      fs.writeFileSync(file, await stage(look, shot));
-      inputs.push(
-        ...['-f', 'rawvideo', '-pixel_format', 'rgb24', '-video_size', `${STAGE.width}x${STAGE.height}`, '-framerate', String(FPS)],
-        ...['-stream_loop', '-1', '-t', String(SEGMENT_S), '-i', file],
-      );
+    // The stills are drawn two at a time (one per core); ffmpeg then reads each, looped, as raw
+    // yuv420p, which costs nothing to decode.
+    const files = chosen.map((_, i) => path.join(dir, `shot-${i}.yuv`));
+    for (let i = 0; i < chosen.length; i += 2) {
+      await Promise.all(chosen.slice(i, i + 2).map((shot, j) => stage(ffmpeg, look, shot, files[i + j]!)));
     }
-    const chains = chosen.map((_, i) => `[${i}:v]${motionFilter(look.motion)},fps=${FPS},format=yuv420p,setsar=1,settb=AVTB[v${i}]`);
+    const inputs = files.flatMap((file) => [...rawInput('yuv420p'), '-framerate', String(FPS), '-stream_loop', '-1', '-t', String(SEGMENT_S), '-i', file]);
+    const chains = chosen.map((_, i) => `[${i}:v]${motionFilter(look.motion)},fps=${FPS},setsar=1,settb=AVTB[v${i}]`);
     let last = 'v0';
     const fades: string[] = [];
     for (let i = 1; i < chosen.length; i += 1) {
@@ -214,7 +258,8 @@ export async function creativeVideo(ffmpeg: string, views: readonly ViewCutout[]
     // A single shot is held a little longer so every video lasts at least six seconds.
     const hold = Math.max(0, 6.2 - total);
     const joined = chosen.length > 1 ? 'joined' : 'v0';
-    const ending = `[${joined}]tpad=stop_mode=clone:stop_duration=${hold.toFixed(2)},${look.grade},fade=t=in:d=0.3,fade=t=out:st=${(total + hold - 0.4).toFixed(2)}:d=0.4,format=yuv420p[out]`;
+    const effect = look.effect ? `${look.effect},` : '';
+    const ending = `[${joined}]tpad=stop_mode=clone:stop_duration=${hold.toFixed(2)},${effect}fade=t=in:d=0.3,fade=t=out:st=${(total + hold - 0.4).toFixed(2)}:d=0.4,format=yuv420p[out]`;
     const output = path.join(dir, 'video.mp4');
     await run(ffmpeg, [
       '-hide_banner',

@@ -97,7 +97,7 @@ const ffmpeg = locateFfmpeg(undefined);
 
 describe('CREATIVE_VIDEO', () => {
   it('every named scene has its own motion or transition', () => {
-    const looks = Object.values(SCENES).map((look) => `${look.transition}|${look.grade}`);
+    const looks = Object.values(SCENES).map((look) => `${look.transition}|${JSON.stringify(look.grade)}|${look.lens ?? ''}|${look.effect ?? ''}`);
     expect(new Set(looks).size).toBe(Object.keys(SCENES).length);
   });
 
