@@ -10,6 +10,8 @@ import { openTestDatabase } from './test-database';
 export interface TestApp {
   app: FastifyInstance;
   dataDir: string;
+  /** The PostgreSQL database's URL (PostgreSQL runs only). */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function createTestApp(
   return {
     app,
     dataDir,
+    databaseUrl: database.url,
     async close() {
       await app.close();
       await database.close();

@@ -8,7 +8,8 @@ import pg from 'pg';
 import { fromPglite, openPostgres, type DatabaseHandle } from '../../server/db/client';
 import { databaseUrl } from './database-global-setup';
 
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+/** The handle, and for PostgreSQL the URL other processes (a worker) can reach it at. */
+export async function openTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (process.env.TEST_DATABASE_KIND === 'postgres') {
     const base = process.env.TEST_DATABASE_URL!;
     const name = `solestudio_test_${crypto.randomBytes(6).toString('hex')}`;
@@ -16,9 +17,11 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
     await admin.end();
-    const handle = await openPostgres(databaseUrl(base, name));
+    const url = databaseUrl(base, name);
+    const handle = await openPostgres(url);
     return {
       ...handle,
+      url,
       async close() {
         await handle.close();
         const cleanup = new pg.Client({ connectionString: base });

@@ -1,0 +1,142 @@
+// Generation on this machine: the studio engine's PRODUCT shot per view and its videos measured
+// in-process on the repository's fixtures; a six-view PRODUCT task timed from submit to completed
+// through the running server; and POST /content/generate under 20 concurrent clients.
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import { shoePhoto } from '../../tests/fixtures/shoes';
+import { cutOut } from '../../server/studio/segment';
+import { productShot, type ViewCutout } from '../../server/studio/layouts';
+import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
+import { verifiedSeller } from './auth';
+
+const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
+
+async function fixtures() {
+  return Promise.all(SIX.map(async (view, i) => ({ view, jpeg: (await shoePhoto({ seed: 21 + i, colour: [40 + i * 30, 60, 150 - i * 15] })).jpeg })));
+}
+
+export interface StudioTimings {
+  /** Cut-out plus layout, per view, in ms. */
+  productPerView: number[];
+  /** Seconds per named scene. */
+  videos: Record<string, number>;
+}
+
+export async function studioTimings(): Promise<StudioTimings> {
+  const photos = await fixtures();
+  await productShot(await cutOut(photos[0]!.jpeg)); // warm-up: sharp's pools, the JIT
+  const productPerView: number[] = [];
+  const views: ViewCutout[] = [];
+  for (const photo of photos) {
+    const started = performance.now();
+    const cutout = await cutOut(photo.jpeg);
+    await productShot(cutout);
+    productPerView.push(performance.now() - started);
+    views.push({ view: photo.view, cutout });
+  }
+  const ffmpeg = locateFfmpeg(process.env.FFMPEG_PATH);
+  if (!ffmpeg) throw new Error('ffmpeg is needed for the video bench');
+  const videos: Record<string, number> = {};
+  for (const scene of Object.keys(SCENES) as (keyof typeof SCENES)[]) {
+    const started = performance.now();
+    await creativeVideo(ffmpeg, views, scene);
+    videos[scene] = (performance.now() - started) / 1000;
+  }
+  return { productPerView, videos };
+}
+
+interface Seller {
+  token: string;
+  materialIds: string[];
+}
+
+/** A verified seller signed in, with the six views uploaded through the API. */
+export async function sellerWithPhotos(url: string, dataDir: string, username: string): Promise<Seller> {
+  const seller = await verifiedSeller(url, dataDir, username);
+  const login = await fetch(`${url}/api/v1/auth/login/custom`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username_or_email: seller.username, password: seller.password, remember_me: true }),
+  });
+  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+  const auth = { authorization: `Bearer ${token}` };
+  const materialIds: string[] = [];
+  for (const photo of await fixtures()) {
+    const registered = await fetch(`${url}/api/v1/materials/upload`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ file_name: `${photo.view}.jpg`, file_type: 'image/jpeg', file_size: photo.jpeg.length, description: JSON.stringify({ view: photo.view }) }),
+    });
+    const ticket = ((await registered.json()) as { data: { material_id: string; presigned_url: string } }).data;
+    const put = await fetch(new URL(ticket.presigned_url, url), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(photo.jpeg) });
+    if (!put.ok) throw new Error(`upload failed: ${put.status}`);
+    materialIds.push(ticket.material_id);
+  }
+  return { token, materialIds };
+}
+
+const config = (category: 'PRODUCT' | 'PRODUCT2') => [
+  { content_module: 'PRODUCT_IMAGE', category, custom_params: { shoe_params: {} }, name: category, selected: true },
+];
+
+/** Seconds from POST /content/generate to the task read back as completed, per run. */
+export async function sixViewTask(url: string, seller: Seller, runs = 3): Promise<number[]> {
+  const times: number[] = [];
+  const headers = { authorization: `Bearer ${seller.token}`, 'content-type': 'application/json' };
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    const res = await fetch(`${url}/api/v1/content/generate`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ content_config: config('PRODUCT'), material_ids: seller.materialIds }),
+    });
+    if (!res.ok) throw new Error(`generate failed: ${await res.text()}`);
+    const { id } = ((await res.json()) as { data: { id: string } }).data;
+    for (;;) {
+      const task = ((await (await fetch(`${url}/api/v1/content/tasks/${id}`, { headers })).json()) as { data: { status: string; result: unknown[] } }).data;
+      if (task.status === 'completed' && task.result.length === SIX.length) break;
+      if (!['pending', 'processing'].includes(task.status)) throw new Error(`task ended ${task.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    times.push((performance.now() - started) / 1000);
+  }
+  return times;
+}
+
+export interface GenerateLoad {
+  p50: number;
+  p99: number;
+  requestsPerSecond: number;
+  failures: number;
+  total: number;
+}
+
+/** POST /content/generate from 20 clients at once, each call a new task under a new key. */
+export async function generateUnderLoad(url: string, seller: Seller, connections = 20, seconds = 10): Promise<GenerateLoad> {
+  const load = (duration: number) =>
+    autocannon({
+      url: `${url}/api/v1/content/generate`,
+      method: 'POST',
+      connections,
+      duration,
+      headers: { authorization: `Bearer ${seller.token}`, 'content-type': 'application/json', 'accept-language': 'en' },
+      body: JSON.stringify({ content_config: config('PRODUCT2'), material_ids: seller.materialIds }),
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          }),
+        },
+      ],
+    });
+  await load(3); // warm-up
+  const result = await load(seconds);
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requestsPerSecond: result.requests.average,
+    failures: result.non2xx + result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}

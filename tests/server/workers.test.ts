@@ -1,0 +1,84 @@
+// Scale-out generation against PostgreSQL: the API node takes tasks without running jobs
+// (RUN_JOBS=false), and `npm run worker` processes beside it claim and finish them. Two workers
+// share the queue without ever taking the same job.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+import { uploadViews } from '../support/photos';
+import { jobs } from '../../server/db/schema';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let t: TestApp;
+let seller: { token: string; id: string };
+let photos: string[];
+const workers: ChildProcess[] = [];
+
+const auth = () => ({ authorization: `Bearer ${seller.token}`, 'accept-language': 'en' });
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', JOB_CONCURRENCY: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  workers.push(child);
+  return child;
+}
+
+async function submit(category: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/generate',
+    headers: { ...auth(), 'idempotency-key': `worker-${category}-${Date.now()}` },
+    payload: {
+      content_config: [{ content_module: category === 'OUTFIT_COLOR' ? 'OUTFIT_IMAGE' : 'PRODUCT_IMAGE', category, custom_params: { shoe_params: {} }, name: category, selected: true }],
+      material_ids: photos,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.id as string;
+}
+
+async function status(id: string): Promise<string> {
+  return (await t.app.inject({ method: 'GET', url: `/api/v1/content/tasks/${id}`, headers: auth() })).json().data.status;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ RUN_JOBS: 'false', SIGN_UP_BONUS_TOKENS: '100' });
+  seller = await signedInSeller(t, 'wera');
+  photos = await uploadViews(t, seller.token);
+}, 120_000);
+
+afterAll(async () => {
+  for (const child of workers) if (child.exitCode === null) child.kill('SIGKILL');
+  await t?.close();
+});
+
+describe('npm run worker', () => {
+  it('finishes tasks the API node only queued, two workers sharing the jobs once each', async () => {
+    const ids = [await submit('PRODUCT2'), await submit('OUTFIT_COLOR'), await submit('POSTER')];
+    // The API node runs no jobs: the tasks wait.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const id of ids) expect(await status(id)).toBe('pending');
+
+    const running = [startWorker(), startWorker()];
+    const deadline = Date.now() + 90_000;
+    while ((await Promise.all(ids.map(status))).some((s) => s === 'pending' || s === 'processing')) {
+      if (Date.now() > deadline) throw new Error('the workers did not finish the tasks');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    for (const id of ids) expect(await status(id)).toBe('completed');
+    const rows = await t.app.database.db.select().from(jobs).where(inArray(jobs.taskId, ids));
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual(ids.map(() => ['done', 1]));
+
+    // SIGTERM: each worker finishes what it holds and exits cleanly.
+    const exits = running.map((child) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))));
+    for (const child of running) child.kill('SIGTERM');
+    expect(await Promise.all(exits)).toEqual([0, 0]);
+    const [first] = await t.app.database.db.select().from(jobs).where(eq(jobs.taskId, ids[0]!));
+    expect(first?.status).toBe('done');
+  }, 150_000);
+});
