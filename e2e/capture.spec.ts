@@ -4,19 +4,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { shoePhoto } from '../tests/fixtures/shoes';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage, waitForServiceWorker } from './support';
+import { activePage, shoeFiles, waitForServiceWorker } from './support';
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
-async function photos(count: number) {
-  return Promise.all(
-    Array.from({ length: count }, async (_, i) => ({
-      name: `shoe-${i + 1}.jpg`,
-      mimeType: 'image/jpeg',
-      buffer: (await shoePhoto({ seed: 11 + i, colour: [30 + i * 30, 60, 140 - i * 15] })).jpeg,
-    })),
-  );
-}
+const photos = (count: number) => shoeFiles(count);
 
 async function openProductTask(page: Page) {
   await activePage(page).getByTestId('tile-product').click();

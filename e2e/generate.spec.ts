@@ -2,24 +2,15 @@
 // engine: styles, the confirmation dialog, submission, the notification toast arriving over the
 // event stream without a reload, and a task added offline that is sent exactly once.
 import { expect, test, type Page } from '@playwright/test';
-import { shoePhoto } from '../tests/fixtures/shoes';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage, waitForServiceWorker } from './support';
+import { activePage, shoeFiles, waitForServiceWorker } from './support';
 
 // Each journey shoots, uploads and waits for the studio engine.
 test.describe.configure({ timeout: 120_000 });
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
-async function photos(count: number) {
-  return Promise.all(
-    Array.from({ length: count }, async (_, i) => ({
-      name: `shoe-${i + 1}.jpg`,
-      mimeType: 'image/jpeg',
-      buffer: (await shoePhoto({ seed: 31 + i, colour: [40 + i * 25, 70, 150 - i * 15] })).jpeg,
-    })),
-  );
-}
+const photos = (count: number) => shoeFiles(count, 31);
 
 async function openTask(page: Page, type: 'product' | 'video') {
   await activePage(page).getByTestId(`tile-${type}`).click();

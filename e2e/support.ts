@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { shoePhoto } from '../tests/fixtures/shoes';
 
 /** The Ionic page on screen (the router keeps visited pages mounted but hidden). */
 export const activePage = (page: Page) =>
@@ -15,4 +16,15 @@ export async function waitForServiceWorker(page: Page) {
 export async function openDrawer(page: Page) {
   await activePage(page).getByTestId('menu-button').click();
   await expect(page.getByTestId('drawer')).toBeVisible();
+}
+
+/** Shoe photos as files to pick, each a different shoe from `firstSeed` on. */
+export async function shoeFiles(count: number, firstSeed = 11) {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => ({
+      name: `shoe-${i + 1}.jpg`,
+      mimeType: 'image/jpeg',
+      buffer: (await shoePhoto({ seed: firstSeed + i, colour: [30 + i * 30, 60, 140 - i * 15] })).jpeg,
+    })),
+  );
 }

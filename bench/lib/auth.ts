@@ -53,7 +53,12 @@ export async function signInUnderLoad(url: string, dataDir: string, connections 
       headers: { 'content-type': 'application/json', 'accept-language': 'en' },
       body: JSON.stringify({ username_or_email: seller.username, password: seller.password, remember_me: true }),
     });
-  await load(3); // warm-up: JIT, database caches
+  return measuredLoad(load, seconds);
+}
+
+/** A 3 s warm-up (JIT, database caches), then the measured run, summarised. */
+export async function measuredLoad(load: (seconds: number) => Promise<autocannon.Result>, seconds: number): Promise<SignInLoad> {
+  await load(3);
   const result = await load(seconds);
   return {
     p50: result.latency.p50,

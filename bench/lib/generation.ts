@@ -7,7 +7,7 @@ import { shoePhoto } from '../../tests/fixtures/shoes';
 import { cutOut } from '../../server/studio/segment';
 import { productShot, type ViewCutout } from '../../server/studio/layouts';
 import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
-import { verifiedSeller } from './auth';
+import { measuredLoad, verifiedSeller } from './auth';
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
@@ -103,16 +103,8 @@ export async function sixViewTask(url: string, seller: Seller, runs = 3): Promis
   return times;
 }
 
-export interface GenerateLoad {
-  p50: number;
-  p99: number;
-  requestsPerSecond: number;
-  failures: number;
-  total: number;
-}
-
 /** POST /content/generate from 20 clients at once, each call a new task under a new key. */
-export async function generateUnderLoad(url: string, seller: Seller, connections = 20, seconds = 10): Promise<GenerateLoad> {
+export async function generateUnderLoad(url: string, seller: Seller, connections = 20, seconds = 10): ReturnType<typeof measuredLoad> {
   const load = (duration: number) =>
     autocannon({
       url: `${url}/api/v1/content/generate`,
@@ -130,13 +122,5 @@ export async function generateUnderLoad(url: string, seller: Seller, connections
         },
       ],
     });
-  await load(3); // warm-up
-  const result = await load(seconds);
-  return {
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requestsPerSecond: result.requests.average,
-    failures: result.non2xx + result.errors + result.timeouts,
-    total: result.requests.total,
-  };
+  return measuredLoad(load, seconds);
 }
