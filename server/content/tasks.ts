@@ -1,12 +1,11 @@
 // Generation tasks (DESIGN §4 Generation): a submission is checked, priced, charged, stored with
-// its planned outputs and queued, all in one transaction under the seller's Idempotency-Key;
+// its planned outputs and queued, all in one statement under the seller's Idempotency-Key;
 // then read back, listed, and deleted. Every query is scoped to the seller.
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { assets, jobs, materials, taskFailures, taskOutputs, tasks } from '../db/schema';
+import { assets, materials, taskFailures, taskOutputs, tasks } from '../db/schema';
 import { HttpError } from '../lib/errors';
-import { debit, InsufficientBalance } from '../ledger/ledger';
 import { REQUIRED_VIEWS, SHOE_VIEWS, type Background, type Category, type CreativeScene, type ShoeView } from '../../contract/enums';
 import type { contentConfigEntrySchema, generateRequestSchema } from '../../contract/content';
 import {
@@ -129,7 +128,7 @@ export interface CreateTaskInput {
 }
 
 export interface CreatedTask {
-  task: TaskRow;
+  task: Pick<TaskRow, 'id' | 'status' | 'cost'>;
   /** The balance after the charge (or now, for a replay). */
   balance: number;
   replayed: boolean;
@@ -156,9 +155,64 @@ async function existing(db: Database, userId: string, key: string): Promise<Task
   return row;
 }
 
+interface ChargedTask {
+  id: string;
+  status: TaskRow['status'];
+  cost: number;
+  balance: number;
+}
+
+/**
+ * The task, its debit with the ledger entry, its planned outputs and its job, as one statement
+ * (one round trip, one commit). The task is inserted only under a new key and only while the
+ * balance covers the cost; everything else hangs off the inserted task, so a replayed key or a
+ * short balance changes nothing and answers no row. The wallet's check constraint refuses a
+ * concurrent charge that would take the balance below zero, which undoes the whole statement.
+ */
+async function insertChargedTask(
+  db: Database,
+  input: { userId: string; idempotencyKey: string; request: GenerateRequest; locale: string; cost: number; planned: readonly PlannedRow[] },
+): Promise<ChargedTask | undefined> {
+  const { userId, cost } = input;
+  const result = await db.execute(sql`
+    WITH task AS (
+      INSERT INTO tasks (user_id, idempotency_key, content_config, material_ids, cost, locale)
+      SELECT ${userId}, ${input.idempotencyKey}, ${JSON.stringify(input.request.content_config)}::jsonb,
+        ${JSON.stringify(input.request.material_ids)}::jsonb, ${cost}, ${input.locale}
+      WHERE EXISTS (SELECT 1 FROM wallets WHERE user_id = ${userId} AND total_tokens >= ${cost})
+      ON CONFLICT (user_id, idempotency_key) DO NOTHING
+      RETURNING id, status, cost
+    ), wallet AS (
+      UPDATE wallets SET total_tokens = total_tokens - ${cost}, updated_at = now()
+      WHERE user_id = ${userId} AND EXISTS (SELECT 1 FROM task)
+      RETURNING total_tokens
+    ), entry AS (
+      INSERT INTO ledger (user_id, type, amount, reference)
+      SELECT ${userId}, 'content_generation', ${-cost}, task.id::text FROM task WHERE ${cost} > 0
+    ), outputs AS (
+      INSERT INTO task_outputs (task_id, position, name, content_module, category, background, creative_scene, view, engine, cost)
+      SELECT task.id, o.position, o.name, o."contentModule", o.category, o.background, o."creativeScene", o.view, o.engine, o.cost
+      FROM task, jsonb_to_recordset(${JSON.stringify(input.planned)}::jsonb) AS o(
+        position integer, name text, "contentModule" text, category text, background text,
+        "creativeScene" text, view text, engine text, cost integer)
+    ), job AS (
+      INSERT INTO jobs (kind, task_id) SELECT 'generate', task.id FROM task
+    )
+    SELECT task.id, task.status, task.cost, wallet.total_tokens AS balance FROM task, wallet`);
+  return (result as unknown as { rows: ChargedTask[] }).rows[0];
+}
+
+/** The wallet's check constraint refused the charge: another charge took the tokens first. */
+function isOverdrawn(error: unknown): boolean {
+  for (let cause: unknown = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { constraint?: string }).constraint === 'wallets_total_tokens_nonnegative') return true;
+  }
+  return false;
+}
+
 /**
  * Checks, prices and charges a submission, and stores the task with its outputs and its job in
- * one transaction. A repeat under the same key returns the first task and charges nothing.
+ * one statement. A repeat under the same key returns the first task and charges nothing.
  */
 export async function createTask(db: Database, input: CreateTaskInput, balanceNow: () => Promise<number>): Promise<CreatedTask> {
   const { userId, idempotencyKey, request } = input;
@@ -166,49 +220,38 @@ export async function createTask(db: Database, input: CreateTaskInput, balanceNo
     if (!sameRequest(task, request)) throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
     return { task, balance: await balanceNow(), replayed: true };
   };
-  const before = await existing(db, userId, idempotencyKey);
-  if (before) return replay(before);
+  const shortOf = async (cost: number) => {
+    const balance = await balanceNow();
+    return new HttpError(402, 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', { cost, balance });
+  };
 
-  const { views } = await taskMaterials(db, userId, request.material_ids);
-  const planned = planTask(request.content_config, views, input.support, input.prices)
-    .filter((output) => !input.onlyView || !output.view || output.view === input.onlyView)
-    .map((output, position) => ({ ...output, position }));
-  const cost = planned.reduce((sum, output) => sum + output.cost, 0);
-
+  let planned: PlannedRow[];
   try {
-    return await db.transaction(async (tx) => {
-      const [task] = await tx
-        .insert(tasks)
-        .values({
-          userId,
-          idempotencyKey,
-          contentConfig: request.content_config,
-          materialIds: request.material_ids,
-          cost,
-          locale: input.locale,
-        })
-        .onConflictDoNothing({ target: [tasks.userId, tasks.idempotencyKey] })
-        .returning();
-      if (!task) throw new ReplayRace();
-      const balance = await debit(tx, { userId, type: 'content_generation', amount: cost, reference: task.id });
-      await tx.insert(taskOutputs).values(planned.map((output) => ({ ...output, taskId: task.id })));
-      await tx.insert(jobs).values({ kind: 'generate', taskId: task.id });
-      return { task, balance, replayed: false };
-    });
+    const { views } = await taskMaterials(db, userId, request.material_ids);
+    planned = planTask(request.content_config, views, input.support, input.prices)
+      .filter((output) => !input.onlyView || !output.view || output.view === input.onlyView)
+      .map((output, position) => ({ ...output, position }));
   } catch (error) {
-    if (error instanceof InsufficientBalance) {
-      throw new HttpError(402, 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_BALANCE', { cost: error.cost, balance: error.balance });
-    }
-    if (error instanceof ReplayRace) {
-      const winner = await existing(db, userId, idempotencyKey);
-      if (winner) return replay(winner);
-    }
+    // A replay is answered with its task even when the request could no longer be accepted.
+    const before = await existing(db, userId, idempotencyKey);
+    if (before) return replay(before);
     throw error;
   }
-}
+  const cost = planned.reduce((sum, output) => sum + output.cost, 0);
 
-/** Another request under the same key committed first. */
-class ReplayRace extends Error {}
+  let created: ChargedTask | undefined;
+  try {
+    created = await insertChargedTask(db, { userId, idempotencyKey, request, locale: input.locale, cost, planned });
+  } catch (error) {
+    if (isOverdrawn(error)) throw await shortOf(cost);
+    throw error;
+  }
+  if (created) return { task: created, balance: created.balance, replayed: false };
+  // Nothing inserted: the key was used before, or the balance does not cover the cost.
+  const before = await existing(db, userId, idempotencyKey);
+  if (before) return replay(before);
+  throw await shortOf(cost);
+}
 
 export async function findOwnTask(db: Database, userId: string, id: string): Promise<TaskRow | undefined> {
   const [row] = await db

@@ -25,9 +25,9 @@ const MIGRATION_LOCK_KEY = 727_001;
 
 /** Wraps an open PGlite instance (used directly by tests restoring a snapshot). */
 export async function fromPglite(client: PGlite, onClose?: () => void): Promise<DatabaseHandle> {
-  const { drizzle } = await import('drizzle-orm/pglite');
+  const [{ drizzle }, { preparedPglite }] = await Promise.all([import('drizzle-orm/pglite'), import('./pglite-prepared')]);
   return {
-    db: drizzle({ client, schema }) as unknown as Database,
+    db: drizzle({ client: preparedPglite(client) as PGlite, schema }) as unknown as Database,
     kind: 'pglite',
     async close() {
       try {

@@ -206,7 +206,7 @@ export const FAILURE_TYPES = ['system_error', 'manual_rejection'] as const;
 
 /**
  * A generation task (SPEC §3): what the seller asked for, from which photos, what it cost and
- * how it ended. Created with its outputs, its debit and its job in one transaction, once per
+ * how it ended. Created with its outputs, its debit and its job in one statement, once per
  * Idempotency-Key.
  */
 export const tasks = pgTable(

@@ -1,5 +1,6 @@
 // The token ledger (DESIGN §4): entries are only ever added, and the wallet row changes in the
-// same transaction as each entry, so the balance always equals the sum of the ledger.
+// same transaction as each entry, so the balance always equals the sum of the ledger. A task's
+// charge is written the same way, in the statement that creates the task (content/tasks.ts).
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { ledger, wallets, type LedgerType } from '../db/schema';
@@ -32,39 +33,4 @@ export async function credit(
 export async function balanceOf(db: Database, userId: string): Promise<number> {
   const [row] = await db.select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId));
   return row?.total ?? 0;
-}
-
-export class InsufficientBalance extends Error {
-  constructor(
-    readonly cost: number,
-    readonly balance: number,
-  ) {
-    super(`a charge of ${cost} is over the balance of ${balance}`);
-    this.name = 'InsufficientBalance';
-  }
-}
-
-/**
- * Takes `amount` tokens from the wallet, locking its row so concurrent charges queue behind one
- * another; throws InsufficientBalance rather than go below zero. Call it inside a transaction.
- * Returns the balance left.
- */
-export async function debit(
-  tx: Database,
-  entry: { userId: string; type: 'content_generation'; amount: number; reference: string },
-): Promise<number> {
-  const [wallet] = await tx
-    .select({ total: wallets.totalTokens })
-    .from(wallets)
-    .where(eq(wallets.userId, entry.userId))
-    .for('update');
-  const balance = wallet?.total ?? 0;
-  if (balance < entry.amount) throw new InsufficientBalance(entry.amount, balance);
-  if (entry.amount === 0) return balance;
-  await tx.insert(ledger).values({ ...entry, amount: -entry.amount });
-  await tx
-    .update(wallets)
-    .set({ totalTokens: sql`${wallets.totalTokens} - ${entry.amount}`, updatedAt: sql`now()` })
-    .where(eq(wallets.userId, entry.userId));
-  return balance - entry.amount;
 }
