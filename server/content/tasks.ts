@@ -16,6 +16,7 @@ import {
   type Prices,
 } from '../../contract/selection';
 import { MIN_VIEWS } from '../../contract/views';
+import { prepared } from '../db/prepared';
 import { routeOption, type EngineSupport } from './catalogue';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -100,10 +101,14 @@ export function planTask(
 /** The seller's uploaded photos for a task, one per view, with the required views present. */
 async function taskMaterials(db: Database, userId: string, ids: readonly string[]) {
   if (new Set(ids).size !== ids.length) throw new HttpError(400, 'DUPLICATE_VIEWS', 'DUPLICATE_VIEWS', { view: '' });
-  const rows = await db
-    .select({ id: materials.id, view: materials.view, status: materials.status })
-    .from(materials)
-    .where(and(eq(materials.userId, userId), inArray(materials.id, [...ids])));
+  const query = prepared(db, 'task_materials', (d) =>
+    d
+      .select({ id: materials.id, view: materials.view, status: materials.status })
+      .from(materials)
+      .where(and(eq(materials.userId, sql.placeholder('userId')), sql`${materials.id} = ANY(${sql.placeholder('ids')}::uuid[])`))
+      .prepare('task_materials'),
+  );
+  const rows = await query.execute({ userId, ids: [...ids] });
   if (rows.length !== ids.length) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
   if (rows.some((row) => row.status !== 'uploaded')) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
   const views = rows.map((row) => row.view as ShoeView);

@@ -47,7 +47,7 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
       import('@electric-sql/pglite'),
       import('drizzle-orm/pglite/migrator'),
     ]);
-    const client = await PGlite.create(directory);
+    const client = await PGlite.create(directory, { startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'] });
     const handle = await fromPglite(client, () => lock.release());
     await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
     return handle;

@@ -4,7 +4,9 @@
 // parsed and described once, and runs each query as a single bind-describe-execute-sync batch:
 // the same results in about a third of the time. Statements other than SELECT, INSERT, UPDATE,
 // DELETE and WITH (DDL, transaction control) take PGlite's own path.
-import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { parse, protocol, type messages, type PGlite, type QueryOptions, type Results, type RowMode, type Transaction } from '@electric-sql/pglite';
+
+type Parser = (value: string, type: number) => unknown;
 
 /** Distinct SQL texts kept as named statements; further texts run unnamed, in one batch too. */
 const MAX_STATEMENTS = 2000;
@@ -64,7 +66,7 @@ export function preparedPglite(pglite: PGlite): PreparedPglite {
       protocol.serialize.execute({}),
       protocol.serialize.sync(),
     );
-    return parse.parseResults(replies, pglite.parsers, options)[0] as Results<T>;
+    return results<T>(replies, (type) => options?.parsers?.[type] ?? pglite.parsers[type], options?.rowMode);
   };
 
   const query = (fallback: QueryRunner, locked: (fn: () => Promise<unknown>) => Promise<unknown>) =>
@@ -89,6 +91,32 @@ export function preparedPglite(pglite: PGlite): PreparedPglite {
     },
   };
 }
+
+/**
+ * The rows of one statement's replies, as PGlite's own query answers them. (PGlite's parser copies
+ * its whole table of type parsers on every call that brings its own; this looks each type up.)
+ */
+function results<T>(replies: readonly messages.BackendMessage[], parserOf: (type: number) => Parser | undefined, rowMode?: RowMode): Results<T> {
+  let fields: { name: string; dataTypeID: number }[] = [];
+  let parsers: (Parser | undefined)[] = [];
+  const rows: unknown[] = [];
+  let affectedRows = 0;
+  for (const reply of replies) {
+    if (reply.name === 'rowDescription') {
+      fields = (reply as messages.RowDescriptionMessage).fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID }));
+      parsers = fields.map((field) => parserOf(field.dataTypeID));
+    } else if (reply.name === 'dataRow') {
+      const values = (reply as messages.DataRowMessage).fields.map((value, i) => (value === null ? null : parsers[i] ? parsers[i](value, fields[i]!.dataTypeID) : value));
+      rows.push(rowMode === 'array' ? values : Object.fromEntries(values.map((value, i) => [fields[i]!.name, value])));
+    } else if (reply.name === 'commandComplete') {
+      const [command, ...rest] = (reply as messages.CommandCompleteMessage).text.split(' ');
+      if (command && CHANGES.has(command)) affectedRows += Number.parseInt(rest.at(-1) ?? '0', 10) || 0;
+    }
+  }
+  return { rows: rows as T[], fields, affectedRows };
+}
+
+const CHANGES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'COPY']);
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
