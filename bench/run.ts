@@ -173,19 +173,24 @@ try {
     await generation.stop();
   }
   // The API alone, as on an API node (RUN_JOBS=false): the tasks it accepts are left queued for
-  // workers, which would otherwise take the same two cores the measurement needs.
-  const api = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000', RUN_JOBS: 'false' });
-  try {
-    const seller = await sellerWithPhotos(api.url, dataDir, 'benchload');
-    const load = await generateUnderLoad(api.url, seller);
-    rows.push({
-      measure: 'POST /content/generate, 20 concurrent clients for 10 s: p99',
-      value: `${load.p99} ms (p50 ${load.p50} ms, ${load.requestsPerSecond.toFixed(0)} req/s, ${load.failures} failed of ${load.total})`,
-      target: '≤ 100 ms',
-      ok: load.p99 <= 100 && load.failures === 0,
-    });
-  } finally {
-    await api.stop();
+  // workers, which would otherwise take the same two cores the measurement needs. On the embedded
+  // database, and on PostgreSQL too when BENCH_DATABASE_URL names one.
+  const databases: [string, Record<string, string>][] = [['PGlite', {}]];
+  if (process.env.BENCH_DATABASE_URL) databases.push(['PostgreSQL', { DATABASE_URL: process.env.BENCH_DATABASE_URL }]);
+  for (const [name, database] of databases) {
+    const api = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000', RUN_JOBS: 'false', ...database });
+    try {
+      const seller = await sellerWithPhotos(api.url, dataDir, `benchload${name.toLowerCase()}`);
+      const load = await generateUnderLoad(api.url, seller);
+      rows.push({
+        measure: `POST /content/generate, 20 concurrent clients for 10 s, ${name}: p99`,
+        value: `${load.p99} ms (p50 ${load.p50} ms, ${load.requestsPerSecond.toFixed(0)} req/s, ${load.failures} failed of ${load.total})`,
+        target: '≤ 100 ms',
+        ok: load.p99 <= 100 && load.failures === 0,
+      });
+    } finally {
+      await api.stop();
+    }
   }
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });

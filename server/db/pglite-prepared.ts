@@ -22,9 +22,16 @@ type QueryRunner = Pick<PGlite, 'query'>;
 
 export type PreparedPglite = Pick<PGlite, 'query' | 'transaction'>;
 
-export function preparedPglite(pglite: PGlite): PreparedPglite {
-  const statements = new Map<string, Statement>();
-  let named = 0;
+/** Named statements live as long as the database session, so they are kept per PGlite. */
+const sessions = new WeakMap<PGlite, { statements: Map<string, Statement>; named: number }>();
+
+export function preparedPglite(pglite: PGlite, { maxStatements = MAX_STATEMENTS } = {}): PreparedPglite {
+  let session = sessions.get(pglite);
+  if (!session) {
+    session = { statements: new Map(), named: 0 };
+    sessions.set(pglite, session);
+  }
+  const { statements } = session;
 
   const send = async (...messages: Uint8Array[]) => {
     const { messages: replies } = await pglite.execProtocol(concat(messages), { syncToFs: false });
@@ -35,7 +42,7 @@ export function preparedPglite(pglite: PGlite): PreparedPglite {
   const prepare = async (text: string): Promise<Statement> => {
     const known = statements.get(text);
     if (known) return known;
-    const name = named < MAX_STATEMENTS ? `s${named + 1}` : null;
+    const name = session.named < maxStatements ? `s${session.named + 1}` : null;
     const replies = await send(
       protocol.serialize.parse({ name: name ?? '', text }),
       protocol.serialize.describe({ type: 'S', name: name ?? '' }),
@@ -43,7 +50,7 @@ export function preparedPglite(pglite: PGlite): PreparedPglite {
     );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(replies) };
     if (name) {
-      named += 1;
+      session.named += 1;
       statements.set(text, statement);
     }
     return statement;
