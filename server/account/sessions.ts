@@ -73,15 +73,21 @@ export async function createSession(
   return session;
 }
 
+/** A token's claims when it is ours, unaltered and unexpired, naming a session and a seller. */
+export function tokenClaims(key: Uint8Array, token: string) {
+  const claims = verifyJwt(key, token, ISSUER);
+  if (!claims || !/^[0-9a-f-]{36}$/i.test(claims.sid) || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return null;
+  return claims;
+}
+
 /** The live session and user a token names, or null for a forged, expired or revoked token. */
 export async function authenticate(
   db: Database,
   key: Uint8Array,
   token: string,
 ): Promise<{ user: UserRow; session: SessionRow } | null> {
-  const claims = verifyJwt(key, token, ISSUER);
+  const claims = tokenClaims(key, token);
   if (!claims) return null;
-  if (!/^[0-9a-f-]{36}$/i.test(claims.sid) || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return null;
   const query = prepared(db, 'live_session', (d) =>
     d
       .select({ user: users, session: sessions })

@@ -3,7 +3,7 @@
 // change and recovery, rate limits, and feedback.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT } from 'jose';
 import { eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
@@ -329,6 +329,17 @@ describe('tokens and sessions', () => {
     expect((await me(other)).statusCode).toBe(401);
   });
 
+  it('refuses a token the server has just answered once its session runs out', async () => {
+    const token = (await login('frank', PASSWORD, false)).json().data.access_token;
+    expect((await me(token)).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 12 * 3600_000 + 1000 });
+    try {
+      expect((await me(token)).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('session-refresh extends the same session and returns the seller', async () => {
     const fresh = (await login('frank')).json().data;
     await t.app.database.db
@@ -366,6 +377,8 @@ describe('change password', () => {
   it('needs the current password, keeps this session and ends the others', async () => {
     const here = await signedIn('gina');
     const elsewhere = (await login('gina')).json().data.access_token;
+    // Used once, so the server may remember it: the change must still end it at once.
+    expect((await me(elsewhere)).statusCode).toBe(200);
     const wrong = await call({
       method: 'POST',
       url: '/api/v1/auth/change-password',
@@ -431,6 +444,7 @@ describe('forgot password', () => {
 
   it('goes through all three steps, then ends every session', async () => {
     const token = await signedIn('kira');
+    expect((await me(token)).statusCode).toBe(200);
     await call({ method: 'POST', url: '/api/v1/auth/forgot-password/request', payload: { email: 'kira@shop.example' } });
     const code = codeIn(await mail.next('kira@shop.example'));
     const verified = await call({ method: 'POST', url: '/api/v1/auth/forgot-password/verify', payload: { email: 'kira@shop.example', code } });

@@ -71,6 +71,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRoute', (route) => {
     route.compress = false;
   });
+  // Signing out, refreshing, verifying and password changes alter sessions and sellers: any
+  // remembered session is forgotten once such a request has committed (plugins/auth.ts).
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET') app.forgetSessions();
+  });
   const ok = <T>(request: FastifyRequest, key: MessageKey, data: T) => ({
     code: 200,
     message: translate(request.locale, key),
