@@ -180,7 +180,8 @@ try {
   for (const [name, database] of databases) {
     const api = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000', RUN_JOBS: 'false', ...database });
     try {
-      const seller = await sellerWithPhotos(api.url, dataDir, `benchload${name.toLowerCase()}`);
+      // A PostgreSQL database outlives the bench, so each run signs up a seller of its own.
+      const seller = await sellerWithPhotos(api.url, dataDir, `load${name.slice(0, 2).toLowerCase()}${Date.now().toString(36)}`);
       const load = await generateUnderLoad(api.url, seller);
       rows.push({
         measure: `POST /content/generate, 20 concurrent clients for 10 s, ${name}: p99`,
