@@ -22,6 +22,7 @@ import { storagePlugin } from './plugins/storage';
 import { generationPlugin } from './plugins/generation';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
+import { assetRoutes } from './routes/v1/assets';
 import { feedbackRoutes } from './routes/v1/feedback';
 import { tokenRoutes } from './routes/v1/tokens';
 import { materialRoutes } from './routes/v1/materials';
@@ -90,6 +91,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(storageRoutes, { prefix: '/api/v1/storage', root: config.filesDir });
   await app.register(shoeVerificationRoutes, { prefix: '/api/v1/shoe-verification' });
   await app.register(contentRoutes, { prefix: '/api/v1/content' });
+  await app.register(assetRoutes, { prefix: '/api/v1/content/assets' });
   await app.register(eventRoutes, { prefix: '/api/v1/events' });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });

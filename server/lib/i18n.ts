@@ -78,6 +78,9 @@ const ru = {
   ENGINE_MALFORMED: 'Сервис генерации прислал неверный ответ. Токены возвращены.',
   MATERIAL_MISSING: 'Фото удалено до начала работы.',
   INTAKE_REJECTED: 'Не сделано: фото не прошли проверку. Токены возвращены.',
+  ASSETS_DELETED: 'Удалено.',
+  DOWNLOAD_READY: 'Архив готов к скачиванию.',
+  DOWNLOAD_LINK_INVALID: 'Ссылка на архив недействительна или устарела. Соберите архив заново.',
 };
 
 export type MessageKey = keyof typeof ru;
@@ -158,6 +161,9 @@ const en: Record<MessageKey, string> = {
   ENGINE_MALFORMED: 'The generation service sent a malformed answer. The tokens were refunded.',
   MATERIAL_MISSING: 'The photo was deleted before work began.',
   INTAKE_REJECTED: 'Not made: the photos did not pass the check. The tokens were refunded.',
+  ASSETS_DELETED: 'Deleted.',
+  DOWNLOAD_READY: 'The archive is ready to download.',
+  DOWNLOAD_LINK_INVALID: 'This archive link is invalid or has expired. Please package the files again.',
 };
 
 const zh: Record<MessageKey, string> = {
@@ -236,6 +242,9 @@ const zh: Record<MessageKey, string> = {
   ENGINE_MALFORMED: '生成服务返回了无效的响应，代币已退还。',
   MATERIAL_MISSING: '照片在开始处理前已被删除。',
   INTAKE_REJECTED: '未生成：照片未通过检查，代币已退还。',
+  ASSETS_DELETED: '已删除。',
+  DOWNLOAD_READY: '压缩包已可下载。',
+  DOWNLOAD_LINK_INVALID: '压缩包链接无效或已过期，请重新打包。',
 };
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { ru, en, zh };

@@ -1,0 +1,166 @@
+// Material history on the server (SPEC §7 Content assets): a seller's results by section, a page
+// at a time; deleting them with their files; and a selection packed into one zip that streams as
+// each file is read, behind a signed address that expires.
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import yazl from 'yazl';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { assets } from '../db/schema';
+import { SECTION_CATEGORIES, type Asset, type MaterialSection } from '../../contract/assets';
+import type { Category, ContentModule } from '../../contract/enums';
+import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
+
+export type AssetRow = typeof assets.$inferSelect;
+
+/** No result the engines make comes near this; it only bounds what one zip entry may hold. */
+const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
+
+export async function listOwnAssets(db: Database, userId: string, section: MaterialSection | undefined, page: number, pageSize: number) {
+  const where = and(eq(assets.userId, userId), section ? inArray(assets.category, [...SECTION_CATEGORIES[section]]) : undefined);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(assets)
+      .where(where)
+      .orderBy(desc(assets.createdAt), desc(assets.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(assets).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Those of these ids that are the seller's assets, in the order asked. */
+export async function assetsAmong(db: Database, userId: string, ids: readonly string[]): Promise<AssetRow[]> {
+  const rows = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.userId, userId), inArray(assets.id, [...ids])));
+  return ids.flatMap((id) => rows.filter((row) => row.id === id));
+}
+
+/** The seller's assets with these ids, in the order asked; null when any is not theirs. */
+export async function ownAssets(db: Database, userId: string, ids: readonly string[]): Promise<AssetRow[] | null> {
+  const rows = await assetsAmong(db, userId, ids);
+  return rows.length === ids.length ? rows : null;
+}
+
+/** Deletes the seller's assets and then their files; false (and nothing deleted) when any is not theirs. */
+export async function deleteOwnAssets(db: Database, storage: ObjectStorage, userId: string, ids: readonly string[]): Promise<boolean> {
+  const keys = await db
+    .transaction(async (tx) => {
+      const deleted = await tx
+        .delete(assets)
+        .where(and(eq(assets.userId, userId), inArray(assets.id, [...ids])))
+        .returning({ storageKey: assets.storageKey });
+      if (deleted.length !== ids.length) throw new NotAllOwn();
+      return deleted.map((row) => row.storageKey);
+    })
+    .catch((error: unknown) => {
+      if (error instanceof NotAllOwn) return null;
+      throw error;
+    });
+  if (!keys) return false;
+  // A file left behind by a failed delete is only disk space; the rows are what the seller sees.
+  await Promise.allSettled(keys.map((key) => storage.delete(key)));
+  return true;
+}
+
+/** Some of the ids are not the seller's assets: the delete is undone. */
+class NotAllOwn extends Error {}
+
+export async function publicAsset(row: AssetRow, storage: ObjectStorage): Promise<Asset> {
+  return {
+    id: row.id,
+    file_url: await storage.downloadUrl(row.storageKey, DOWNLOAD_URL_LIFETIME_S),
+    file_type: row.fileType,
+    task_id: row.taskId,
+    category: row.category as Category,
+    background: row.background,
+    creative_scene: row.creativeScene,
+    content_module: row.contentModule as ContentModule,
+    width: row.width,
+    height: row.height,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Signs a download of these assets for this seller until `expiresAt`. The token carries its own
+ * contents, so any API node can serve it; a key of its own keeps it from passing for any other
+ * signature the server makes.
+ */
+export class DownloadTokens {
+  private readonly key: Buffer;
+
+  constructor(signingKey: Uint8Array) {
+    this.key = crypto.createHmac('sha256', signingKey).update('solestudio/asset-downloads').digest();
+  }
+
+  private sign(payload: string) {
+    return crypto.createHmac('sha256', this.key).update(payload).digest('base64url');
+  }
+
+  issue(userId: string, ids: readonly string[], expiresAt: Date): string {
+    const payload = Buffer.from(JSON.stringify({ u: userId, a: ids, e: Math.floor(expiresAt.getTime() / 1000) })).toString('base64url');
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  /** The seller and assets a token names, or null when it is forged, malformed or expired. */
+  read(token: string, now = Date.now()): { userId: string; ids: string[] } | null {
+    const [payload, signature, extra] = token.split('.');
+    if (!payload || !signature || extra !== undefined) return null;
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u: string; a: string[]; e: number };
+    if (claims.e * 1000 < now) return null;
+    return { userId: claims.u, ids: claims.a };
+  }
+}
+
+const stamp = (date: Date) => date.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+
+/** The name a file has inside the zip: its category, when it was made, and its id. */
+export function entryName(row: AssetRow): string {
+  const extension = row.storageKey.slice(row.storageKey.lastIndexOf('.') + 1);
+  return `${row.category.toLowerCase().replace(/_/g, '-')}-${stamp(row.createdAt)}-${row.id.slice(0, 8)}.${extension}`;
+}
+
+export function archiveName(now = new Date()): string {
+  return `solestudio-${stamp(now)}.zip`;
+}
+
+/**
+ * A zip of the assets' files, stored as they are (photos and videos are compressed already).
+ * Each file is read only when the zip reaches it, so the first bytes leave at once.
+ */
+export function zipOf(storage: ObjectStorage, rows: readonly AssetRow[]): Readable {
+  const zip = new yazl.ZipFile();
+  const pending: Readable[] = [];
+  for (const row of rows) {
+    let started = false;
+    const file = new Readable({
+      read() {
+        if (started) return;
+        started = true;
+        storage
+          .get(row.storageKey, MAX_ENTRY_BYTES)
+          .then((bytes) => {
+            if (!bytes) throw new Error(`the file of asset ${row.id} is missing`);
+            this.push(bytes);
+            this.push(null);
+          })
+          .catch((error: unknown) => this.destroy(error as Error));
+      },
+    });
+    pending.push(file);
+    zip.addReadStream(file, entryName(row), { compress: false, mtime: row.createdAt });
+  }
+  zip.end();
+  const output = zip.outputStream as Readable;
+  // A file that cannot be read ends the download with an error rather than a zip without it.
+  for (const file of pending) file.once('error', (error) => output.destroy(error));
+  return output;
+}

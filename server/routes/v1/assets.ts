@@ -1,0 +1,118 @@
+// /api/v1/content/assets (SPEC §7 Content): material history's pages, deleting results, and a
+// selection downloaded as one zip. Another seller's asset is answered as not found.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
+import {
+  ASSET_DOWNLOAD_LIFETIME_S,
+  assetDownloadQuerySchema,
+  assetDownloadSchema,
+  assetIdsSchema,
+  assetListQuerySchema,
+  assetSchema,
+} from '../../../contract/assets';
+import { HttpError } from '../../lib/errors';
+import { translate } from '../../lib/i18n';
+import { currentUser } from '../../plugins/auth';
+import { archiveName, assetsAmong, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAsset, zipOf } from '../../content/assets';
+
+const failures = { 400: z.unknown(), 401: z.unknown(), 403: z.unknown(), 404: z.unknown(), 429: z.unknown() };
+
+export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const tokens = new DownloadTokens(app.signingKey);
+
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: "The seller's results in one material-history section, newest first",
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        querystring: assetListQuerySchema,
+        response: { 200: pagedEnvelope(assetSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { material_category, page, page_size } = request.query;
+      const { rows, total } = await listOwnAssets(db, currentUser(request).user.id, material_category, page, page_size);
+      return {
+        code: 200,
+        message: translate(request.locale, 'OK'),
+        data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
+        meta: { total, total_pages: Math.ceil(total / page_size), page },
+      };
+    },
+  );
+
+  app.delete(
+    '/',
+    {
+      schema: {
+        summary: 'Delete results and their files; nothing is deleted when any id is not the seller’s',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        body: assetIdsSchema,
+        response: { 200: okEnvelope(z.null()), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const deleted = await deleteOwnAssets(db, app.storage, currentUser(request).user.id, request.body.asset_ids);
+      if (!deleted) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      return { code: 200, message: translate(request.locale, 'ASSETS_DELETED'), data: null };
+    },
+  );
+
+  app.post(
+    '/download',
+    {
+      schema: {
+        summary: 'An address, valid for ten minutes, that downloads these results as one zip',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        body: assetIdsSchema,
+        response: { 200: okEnvelope(assetDownloadSchema), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const rows = await ownAssets(db, user.id, request.body.asset_ids);
+      if (!rows) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      const expiresAt = new Date(Date.now() + ASSET_DOWNLOAD_LIFETIME_S * 1000);
+      const token = tokens.issue(user.id, request.body.asset_ids, expiresAt);
+      return {
+        code: 200,
+        message: translate(request.locale, 'DOWNLOAD_READY'),
+        // Relative, like the storage addresses: it works whichever address reached this server.
+        data: { download_url: `/api/v1/content/assets/download?token=${token}`, expires_at: expiresAt.toISOString(), total: rows.length },
+      };
+    },
+  );
+
+  app.get(
+    '/download',
+    {
+      schema: {
+        summary: 'The zip a download address names; the address itself is the permission',
+        tags: ['content'],
+        querystring: assetDownloadQuerySchema,
+        response: failures,
+      },
+    },
+    async (request, reply) => {
+      const claims = tokens.read(request.query.token);
+      if (!claims) throw new HttpError(403, 'DOWNLOAD_LINK_INVALID', 'DOWNLOAD_LINK_INVALID');
+      // Assets deleted since the address was made are left out; a zip of nothing is refused.
+      const rows = await assetsAmong(db, claims.userId, claims.ids);
+      if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${archiveName()}"`)
+        .header('cache-control', 'private, no-store')
+        .send(zipOf(app.storage, rows));
+    },
+  );
+};

@@ -1,0 +1,184 @@
+// Material history on the server: results of a real task in their sections, pages of a seller's
+// results, deleting (files too), and a selection downloaded as one zip holding exactly those files.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+import { uploadViews } from '../support/photos';
+import { assets } from '../../server/db/schema';
+
+let t: TestApp;
+let anna: { token: string; id: string };
+let boris: { token: string; id: string };
+let keys = 0;
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
+
+const entry = (category: 'PRODUCT2' | 'POSTER') => ({
+  content_module: 'PRODUCT_IMAGE',
+  category,
+  custom_params: { shoe_params: {} },
+  name: category,
+  selected: true,
+});
+
+async function list(token: string, query: string) {
+  return t.app.inject({ method: 'GET', url: `/api/v1/content/assets?${query}`, headers: auth(token) });
+}
+
+/** Results as the pipeline stores them: a row and its file. */
+async function storedAssets(userId: string, category: string, count: number, startMs: number) {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = crypto.randomUUID();
+    const key = `assets/${userId}/${id}.jpg`;
+    await t.app.storage.put(key, Buffer.from(`${category} ${i}`), 'image/jpeg');
+    await t.app.database.db.insert(assets).values({
+      id,
+      userId,
+      contentModule: 'PRODUCT_IMAGE',
+      category,
+      storageKey: key,
+      fileType: 'image/jpeg',
+      width: 1200,
+      height: 1600,
+      byteSize: 10,
+      createdAt: new Date(startMs + i * 1000),
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
+function zipEntries(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const files = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            files.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(files));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ SIGN_UP_BONUS_TOKENS: '100' });
+  anna = await signedInSeller(t, 'anna');
+  boris = await signedInSeller(t, 'boris');
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('material history', () => {
+  it("puts a finished task's results in their sections, with addresses that serve the files", async () => {
+    const photos = await uploadViews(t, anna.token);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/content/generate',
+      headers: { ...auth(anna.token), 'idempotency-key': `assets-task-${(keys += 1)}` },
+      payload: { content_config: [entry('PRODUCT2'), entry('POSTER')], material_ids: photos },
+    });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().data.id as string;
+    const deadline = Date.now() + 60_000;
+    let status = 'pending';
+    while (['pending', 'processing'].includes(status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = (await t.app.inject({ method: 'GET', url: `/api/v1/content/tasks/${id}`, headers: auth(anna.token) })).json().data.status;
+    }
+    expect(status).toBe('completed');
+
+    const product = (await list(anna.token, 'material_category=PRODUCT')).json();
+    expect(product.meta).toEqual({ total: 1, total_pages: 1, page: 1 });
+    expect(product.data[0]).toMatchObject({ task_id: id, category: 'PRODUCT2', content_module: 'PRODUCT_IMAGE', file_type: 'image/jpeg' });
+    const poster = (await list(anna.token, 'material_category=POSTER')).json();
+    expect(poster.data).toHaveLength(1);
+    expect((await list(anna.token, 'material_category=CREATIVE_VIDEO')).json().data).toEqual([]);
+    const file = await t.app.inject({ method: 'GET', url: poster.data[0].file_url });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // Boris sees none of it.
+    expect((await list(boris.token, '')).json().meta.total).toBe(0);
+  }, 120_000);
+
+  it('pages a section by 8, newest first, and refuses an unknown section', async () => {
+    const ids = await storedAssets(boris.id, 'OUTFIT_COLOR', 11, Date.parse('2026-01-01T00:00:00Z'));
+    const first = (await list(boris.token, 'material_category=OUTFIT_COLOR')).json();
+    expect(first.meta).toEqual({ total: 11, total_pages: 2, page: 1 });
+    expect(first.data.map((a: { id: string }) => a.id)).toEqual(ids.slice(3).reverse());
+    const second = (await list(boris.token, 'material_category=OUTFIT_COLOR&page=2')).json();
+    expect(second.data.map((a: { id: string }) => a.id)).toEqual(ids.slice(0, 3).reverse());
+    expect((await list(boris.token, 'material_category=PRODUCT')).json().meta.total).toBe(0);
+    expect((await list(boris.token, 'material_category=SHOES')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/content/assets' })).statusCode).toBe(401);
+  });
+
+  it("deletes only the seller's own results, and their files with them", async () => {
+    const [mine, other] = [await storedAssets(boris.id, 'POSTER', 2, Date.now()), await storedAssets(anna.id, 'POSTER', 1, Date.now())];
+    const remove = (token: string, ids: string[]) =>
+      t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(token), payload: { asset_ids: ids } });
+
+    const mixed = await remove(boris.token, [mine[0]!, other[0]!]);
+    expect(mixed.statusCode).toBe(404);
+    expect(await t.app.database.db.select().from(assets).where(eq(assets.id, mine[0]!))).toHaveLength(1);
+
+    const key = `assets/${boris.id}/${mine[0]}.jpg`;
+    expect(await t.app.storage.get(key, 1000)).not.toBeNull();
+    const done = await remove(boris.token, [mine[0]!]);
+    expect(done.statusCode).toBe(200);
+    expect(done.json().message).toBe('Deleted.');
+    expect(await t.app.database.db.select().from(assets).where(eq(assets.id, mine[0]!))).toHaveLength(0);
+    expect(await t.app.storage.get(key, 1000)).toBeNull();
+    expect((await remove(boris.token, [mine[0]!])).statusCode).toBe(404);
+    expect((await remove(boris.token, [])).statusCode).toBe(400);
+  });
+
+  it('downloads exactly the selected files as one zip, behind an address that only works for them', async () => {
+    const ids = await storedAssets(boris.id, 'FULL_BODY', 4, Date.parse('2026-03-04T05:06:07Z'));
+    const chosen = [ids[2]!, ids[0]!];
+    const asked = await t.app.inject({ method: 'POST', url: '/api/v1/content/assets/download', headers: auth(boris.token), payload: { asset_ids: chosen } });
+    expect(asked.statusCode).toBe(200);
+    const { download_url, total, expires_at } = asked.json().data;
+    expect(total).toBe(2);
+    expect(Date.parse(expires_at) - Date.now()).toBeGreaterThan(9 * 60_000);
+
+    // The address needs no bearer token: the browser opens it directly.
+    const zip = await t.app.inject({ method: 'GET', url: download_url });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.headers['content-disposition']).toMatch(/^attachment; filename="solestudio-\d{8}-\d{6}\.zip"$/);
+    const files = await zipEntries(zip.rawPayload);
+    expect([...files.keys()]).toEqual([`full-body-20260304-050609-${ids[2]!.slice(0, 8)}.jpg`, `full-body-20260304-050607-${ids[0]!.slice(0, 8)}.jpg`]);
+    expect(files.get([...files.keys()][0]!)!.toString()).toBe('FULL_BODY 2');
+
+    // Another seller's asset cannot be asked for, and a changed address is refused.
+    const foreign = await storedAssets(anna.id, 'FULL_BODY', 1, Date.now());
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/content/assets/download', headers: auth(boris.token), payload: { asset_ids: [ids[1]!, foreign[0]!] } }))
+        .statusCode,
+    ).toBe(404);
+    const token = new URL(download_url, 'http://x').searchParams.get('token')!;
+    const [payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const forged = `${Buffer.from(JSON.stringify({ ...claims, a: [foreign[0]] })).toString('base64url')}.${signature}`;
+    const refused = await t.app.inject({ method: 'GET', url: `/api/v1/content/assets/download?token=${forged}`, headers: { 'accept-language': 'en' } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('This archive link is invalid or has expired. Please package the files again.');
+  });
+});
