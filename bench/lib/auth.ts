@@ -34,6 +34,17 @@ export async function verifiedSeller(url: string, dataDir: string, username = 'b
   return seller;
 }
 
+/** Signs a seller in (remembered) and returns the bearer token. */
+export async function signedInToken(url: string, seller: { username: string; password: string }): Promise<string> {
+  const login = await fetch(`${url}/api/v1/auth/login/custom`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username_or_email: seller.username, password: seller.password, remember_me: true }),
+  });
+  if (!login.ok) throw new Error(`sign-in failed: ${await login.text()}`);
+  return ((await login.json()) as { data: { access_token: string } }).data.access_token;
+}
+
 export interface SignInLoad {
   p50: number;
   p99: number;

@@ -7,7 +7,7 @@ import { shoePhoto } from '../../tests/fixtures/shoes';
 import { cutOut } from '../../server/studio/segment';
 import { productShot, type ViewCutout } from '../../server/studio/layouts';
 import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
-import { measuredLoad, verifiedSeller } from './auth';
+import { measuredLoad, signedInToken, verifiedSeller } from './auth';
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
@@ -52,13 +52,7 @@ interface Seller {
 
 /** A verified seller signed in, with the six views uploaded through the API. */
 export async function sellerWithPhotos(url: string, dataDir: string, username: string): Promise<Seller> {
-  const seller = await verifiedSeller(url, dataDir, username);
-  const login = await fetch(`${url}/api/v1/auth/login/custom`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username_or_email: seller.username, password: seller.password, remember_me: true }),
-  });
-  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+  const token = await signedInToken(url, await verifiedSeller(url, dataDir, username));
   const auth = { authorization: `Bearer ${token}` };
   const materialIds: string[] = [];
   for (const photo of await fixtures()) {
