@@ -1,12 +1,14 @@
 // Generated assets (SPEC §3 generated asset, §7 Content assets): material history's sections,
 // its pages, deleting, and downloading a selection as one zip. Shared by the server and the page.
 import { z } from 'zod';
-import { CATEGORIES, CONTENT_MODULES, type Category } from './enums';
+import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, type Category } from './enums';
 
 /** SPEC §9: material history pages hold 8 per category. */
 export const ASSETS_PAGE_SIZE = 8;
 /** The most assets one delete or download names. */
 export const MAX_ASSETS_PER_CALL = 100;
+/** The most results one batch-create adds. */
+export const MAX_ASSETS_PER_CREATE = 20;
 /** A zip's address works this long. */
 export const ASSET_DOWNLOAD_LIFETIME_S = 10 * 60;
 
@@ -61,3 +63,22 @@ export const assetDownloadSchema = z.object({
 });
 
 export const assetDownloadQuerySchema = z.object({ token: z.string().min(1).max(8000) });
+
+/** One result made outside a task's outputs, such as an edited image (SPEC §7 batch-create). */
+export const assetCreateItemSchema = z.object({
+  /** The task the result belongs with, if any. */
+  task_id: z.uuid().nullable().optional(),
+  /** The storage key of an image the seller has uploaded. */
+  file_key: z.string().min(1).max(300),
+  /** Sent by the page for its own use; the server answers with its own address. */
+  file_url: z.string().max(4000).optional(),
+  content_config: z.object({
+    category: z.enum(CATEGORIES),
+    background: z.enum(BACKGROUNDS).nullable().optional(),
+    content_module: z.enum(CONTENT_MODULES),
+  }),
+  edit_meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type AssetCreateItem = z.infer<typeof assetCreateItemSchema>;
+
+export const assetBatchCreateSchema = z.array(assetCreateItemSchema).min(1).max(MAX_ASSETS_PER_CREATE);

@@ -6,8 +6,11 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { assets } from '../db/schema';
-import { SECTION_CATEGORIES, type Asset, type MaterialSection } from '../../contract/assets';
+import { assets, materials, tasks } from '../db/schema';
+import { HttpError } from '../lib/errors';
+import { SECTION_CATEGORIES, type Asset, type AssetCreateItem, type MaterialSection } from '../../contract/assets';
+import { MAX_UPLOAD_BYTES } from '../../contract/materials';
+import { contentModuleOf } from '../../contract/selection';
 import type { Category, ContentModule } from '../../contract/enums';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
 
@@ -65,6 +68,58 @@ export async function deleteOwnAssets(db: Database, storage: ObjectStorage, user
   // A file left behind by a failed delete is only disk space; the rows are what the seller sees.
   await Promise.allSettled(keys.map((key) => storage.delete(key)));
   return true;
+}
+
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png' };
+
+/**
+ * Adds results from images the seller uploaded (an edited image, say): each file is copied under
+ * the results, so deleting the result never touches the upload. Nothing is added when any item
+ * names an upload, or a task, that is not the seller's, or a category outside its module.
+ */
+export async function createAssets(db: Database, storage: ObjectStorage, userId: string, items: readonly AssetCreateItem[]): Promise<AssetRow[]> {
+  const uploads = await db
+    .select()
+    .from(materials)
+    .where(and(eq(materials.userId, userId), eq(materials.status, 'uploaded'), inArray(materials.storageKey, items.map((item) => item.file_key))));
+  const taskIds = [...new Set(items.flatMap((item) => (item.task_id ? [item.task_id] : [])))];
+  const ownTasks = taskIds.length
+    ? await db.select({ id: tasks.id }).from(tasks).where(and(eq(tasks.userId, userId), inArray(tasks.id, taskIds)))
+    : [];
+  const planned = items.map((item) => {
+    const upload = uploads.find((row) => row.storageKey === item.file_key);
+    if (!upload || (item.task_id && !ownTasks.some((task) => task.id === item.task_id))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+    const { category, content_module: module, background } = item.content_config;
+    if (contentModuleOf(category) !== module || (background && module !== 'REAL_PERSON_IMAGE')) {
+      throw new HttpError(400, 'CONFIG_MISMATCH', 'CONFIG_MISMATCH', { category, module });
+    }
+    const id = crypto.randomUUID();
+    return { item, upload, id, key: `assets/${userId}/${id}.${EXTENSION[upload.fileType] ?? 'jpg'}` };
+  });
+  for (const { upload, key } of planned) {
+    const bytes = await storage.get(upload.storageKey, MAX_UPLOAD_BYTES);
+    if (!bytes) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+    await storage.put(key, bytes, upload.fileType);
+  }
+  return db
+    .insert(assets)
+    .values(
+      planned.map(({ item, upload, id, key }) => ({
+        id,
+        userId,
+        taskId: item.task_id ?? null,
+        contentModule: item.content_config.content_module,
+        category: item.content_config.category,
+        background: item.content_config.background ?? null,
+        storageKey: key,
+        fileType: upload.fileType,
+        width: upload.width ?? 0,
+        height: upload.height ?? 0,
+        byteSize: upload.byteSize ?? 0,
+        editMeta: item.edit_meta ?? null,
+      })),
+    )
+    .returning();
 }
 
 /** Some of the ids are not the seller's assets: the delete is undone. */

@@ -297,6 +297,8 @@ export const assets = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     byteSize: integer('byte_size').notNull(),
+    /** How an edited image was made (SPEC §7 batch-create), as the editor sent it. */
+    editMeta: jsonb('edit_meta').$type<Record<string, unknown>>(),
     ...timestamps,
   },
   (t) => [

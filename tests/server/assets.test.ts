@@ -6,8 +6,9 @@ import yauzl from 'yauzl';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
-import { uploadViews } from '../support/photos';
-import { assets } from '../../server/db/schema';
+import { uploadPhoto, uploadViews } from '../support/photos';
+import { shoePhoto } from '../fixtures/shoes';
+import { assets, materials } from '../../server/db/schema';
 
 let t: TestApp;
 let anna: { token: string; id: string };
@@ -180,5 +181,39 @@ describe('material history', () => {
     const refused = await t.app.inject({ method: 'GET', url: `/api/v1/content/assets/download?token=${forged}`, headers: { 'accept-language': 'en' } });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe('This archive link is invalid or has expired. Please package the files again.');
+  });
+
+  it('adds results from images the seller uploaded, copying the file, and refuses anything not theirs', async () => {
+    const photo = await shoePhoto({ width: 1200, height: 900, seed: 41 });
+    const materialId = await uploadPhoto(t, boris.token, photo.jpeg, 'front');
+    const [upload] = await t.app.database.db.select().from(materials).where(eq(materials.id, materialId));
+    const create = (token: string, items: unknown) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/content/assets/batch-create', headers: auth(token), payload: items as object });
+    const item = {
+      file_key: upload!.storageKey,
+      file_url: 'https://example.invalid/ignored.jpg',
+      content_config: { category: 'POSTER', content_module: 'PRODUCT_IMAGE', background: null },
+      edit_meta: { text: 'Sale', colour: '#ff0000', crop: '1:1' },
+    };
+
+    expect((await create(anna.token, [item])).statusCode).toBe(404);
+    const mismatch = await create(boris.token, [{ ...item, content_config: { category: 'POSTER', content_module: 'CREATIVE_VIDEO' } }]);
+    expect(mismatch.statusCode).toBe(400);
+    expect((await create(boris.token, [item, { ...item, task_id: crypto.randomUUID() }])).statusCode).toBe(404);
+
+    const created = await create(boris.token, [item]);
+    expect(created.statusCode).toBe(200);
+    const [asset] = created.json().data;
+    expect(asset).toMatchObject({ category: 'POSTER', content_module: 'PRODUCT_IMAGE', task_id: null, width: upload!.width, height: upload!.height });
+    const [row] = await t.app.database.db.select().from(assets).where(eq(assets.id, asset.id));
+    expect(row!.editMeta).toEqual(item.edit_meta);
+    expect(row!.storageKey).not.toBe(upload!.storageKey);
+    const served = await t.app.inject({ method: 'GET', url: asset.file_url });
+    expect(served.rawPayload.equals((await t.app.storage.get(upload!.storageKey, 10_000_000))!)).toBe(true);
+    expect((await list(boris.token, 'material_category=POSTER')).json().data.map((a: { id: string }) => a.id)).toContain(asset.id);
+
+    // Deleting the result leaves the upload it came from.
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(boris.token), payload: { asset_ids: [asset.id] } });
+    expect(await t.app.storage.get(upload!.storageKey, 10_000_000)).not.toBeNull();
   });
 });

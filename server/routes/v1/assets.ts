@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
 import {
   ASSET_DOWNLOAD_LIFETIME_S,
+  assetBatchCreateSchema,
   assetDownloadQuerySchema,
   assetDownloadSchema,
   assetIdsSchema,
@@ -14,7 +15,7 @@ import {
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
-import { archiveName, assetsAmong, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAsset, zipOf } from '../../content/assets';
+import { archiveName, assetsAmong, createAssets, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAsset, zipOf } from '../../content/assets';
 
 const failures = { 400: z.unknown(), 401: z.unknown(), 403: z.unknown(), 404: z.unknown(), 429: z.unknown() };
 
@@ -43,6 +44,24 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
         meta: { total, total_pages: Math.ceil(total / page_size), page },
       };
+    },
+  );
+
+  app.post(
+    '/batch-create',
+    {
+      schema: {
+        summary: 'Add results from images the seller uploaded, such as edited images',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        body: assetBatchCreateSchema,
+        response: { 200: okEnvelope(z.array(assetSchema)), ...failures },
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const rows = await createAssets(db, app.storage, currentUser(request).user.id, request.body);
+      return { code: 200, message: translate(request.locale, 'OK'), data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))) };
     },
   );
 
