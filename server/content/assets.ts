@@ -8,7 +8,7 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { assets, materials, tasks } from '../db/schema';
 import { HttpError } from '../lib/errors';
-import { SECTION_CATEGORIES, type Asset, type AssetCreateItem, type MaterialSection } from '../../contract/assets';
+import { type Asset, type AssetCreateItem, type MaterialSection } from '../../contract/assets';
 import { MAX_UPLOAD_BYTES } from '../../contract/materials';
 import { contentModuleOf } from '../../contract/selection';
 import type { Category, ContentModule } from '../../contract/enums';
@@ -20,7 +20,7 @@ export type AssetRow = typeof assets.$inferSelect;
 const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
 
 export async function listOwnAssets(db: Database, userId: string, section: MaterialSection | undefined, page: number, pageSize: number) {
-  const where = and(eq(assets.userId, userId), section ? inArray(assets.category, [...SECTION_CATEGORIES[section]]) : undefined);
+  const where = and(eq(assets.userId, userId), section ? eq(assets.section, section) : undefined);
   const [rows, [total]] = await Promise.all([
     db
       .select()

@@ -299,11 +299,16 @@ export const assets = pgTable(
     byteSize: integer('byte_size').notNull(),
     /** How an edited image was made (SPEC §7 batch-create), as the editor sent it. */
     editMeta: jsonb('edit_meta').$type<Record<string, unknown>>(),
+    /** Material history's section: the category, with the multi-angle card among the product shots. */
+    section: text('section')
+      .notNull()
+      .generatedAlwaysAs(sql`CASE WHEN category = 'PRODUCT2' THEN 'PRODUCT' ELSE category END`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('assets_output_key').on(t.outputId),
-    index('assets_user_category_idx').on(t.userId, t.category, t.createdAt),
+    // A section's page is a range of this index, newest first.
+    index('assets_user_section_idx').on(t.userId, t.section, t.createdAt, t.id),
     index('assets_task_idx').on(t.taskId),
   ],
 );

@@ -9,6 +9,7 @@ import { signedInSeller } from '../support/sellers';
 import { uploadPhoto, uploadViews } from '../support/photos';
 import { shoePhoto } from '../fixtures/shoes';
 import { assets, materials } from '../../server/db/schema';
+import { MATERIAL_SECTIONS, SECTION_CATEGORIES } from '../../contract/assets';
 
 let t: TestApp;
 let anna: { token: string; id: string };
@@ -128,6 +129,17 @@ describe('material history', () => {
     expect((await list(boris.token, 'material_category=PRODUCT')).json().meta.total).toBe(0);
     expect((await list(boris.token, 'material_category=SHOES')).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/content/assets' })).statusCode).toBe(401);
+  });
+
+  it('files every category under the section the page shows it in', async () => {
+    const seller = await signedInSeller(t, 'sections');
+    for (const section of MATERIAL_SECTIONS) {
+      for (const category of SECTION_CATEGORIES[section]) await storedAssets(seller.id, category, 1, Date.now());
+    }
+    for (const section of MATERIAL_SECTIONS) {
+      const page = (await list(seller.token, `material_category=${section}`)).json();
+      expect(page.data.map((a: { category: string }) => a.category).sort()).toEqual([...SECTION_CATEGORIES[section]].sort());
+    }
   });
 
   it("deletes only the seller's own results, and their files with them", async () => {

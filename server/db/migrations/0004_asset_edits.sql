@@ -1,1 +1,0 @@
-ALTER TABLE "assets" ADD COLUMN "edit_meta" jsonb;
