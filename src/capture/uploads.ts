@@ -37,9 +37,10 @@ let again = false;
 
 async function runOnce() {
   if (navigator.locks) {
-    await navigator.locks.request(OUTBOX_LOCK, { ifAvailable: true }, async (lock) =>
-      lock ? runOutbox(db, transport, { exclusive: true, ...observer }) : null,
-    );
+    // When the service worker holds the outbox (Background Sync fired as the network came back),
+    // wait for it and then run: what it left (a task whose photos it has just sent) goes at once,
+    // and the counts the page shows are read after its work, not before.
+    await navigator.locks.request(OUTBOX_LOCK, async () => runOutbox(db, transport, { exclusive: true, ...observer }));
   } else {
     await runOutbox(db, transport, observer);
   }
