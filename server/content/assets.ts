@@ -125,16 +125,23 @@ export async function createAssets(db: Database, storage: ObjectStorage, userId:
 /** Some of the ids are not the seller's assets: the delete is undone. */
 class NotAllOwn extends Error {}
 
-export async function publicAsset(row: AssetRow, storage: ObjectStorage): Promise<Asset> {
+/** What kind of result an asset is, as every answer that shows one says it. */
+export function assetKind(row: Pick<AssetRow, 'fileType' | 'category' | 'background' | 'creativeScene' | 'contentModule'>) {
   return {
-    id: row.id,
-    file_url: await storage.downloadUrl(row.storageKey, DOWNLOAD_URL_LIFETIME_S),
     file_type: row.fileType,
-    task_id: row.taskId,
     category: row.category as Category,
     background: row.background,
     creative_scene: row.creativeScene,
     content_module: row.contentModule as ContentModule,
+  };
+}
+
+export async function publicAsset(row: AssetRow, storage: ObjectStorage): Promise<Asset> {
+  return {
+    id: row.id,
+    file_url: await storage.downloadUrl(row.storageKey, DOWNLOAD_URL_LIFETIME_S),
+    task_id: row.taskId,
+    ...assetKind(row),
     width: row.width,
     height: row.height,
     created_at: row.createdAt.toISOString(),

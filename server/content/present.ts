@@ -2,10 +2,11 @@
 // and results behind time-limited addresses, and the planned outputs with their outcome.
 import type { Locale } from '../../contract/locales';
 import { mergeConfigHistory, type Task } from '../../contract/content';
-import type { Category, ContentModule, FailureType } from '../../contract/enums';
+import type { Category, FailureType } from '../../contract/enums';
 import { translate, type MessageKey } from '../lib/i18n';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
 import type { TaskRow, taskDetails } from './tasks';
+import { assetKind } from './assets';
 
 type Details = Awaited<ReturnType<typeof taskDetails>>;
 
@@ -50,15 +51,7 @@ export async function publicTask(task: TaskRow, details: Details, storage: Objec
       error: outputError(locale, output.error),
     })),
     result: await Promise.all(
-      results.map(async (asset) => ({
-        id: asset.id,
-        url: await url(asset.storageKey),
-        file_type: asset.fileType,
-        category: asset.category as Category,
-        background: asset.background,
-        creative_scene: asset.creativeScene,
-        content_module: asset.contentModule as ContentModule,
-      })),
+      results.map(async (asset) => ({ id: asset.id, url: await url(asset.storageKey), ...assetKind(asset) })),
     ),
     cost: task.cost,
     created_at: task.createdAt.toISOString(),
