@@ -23,6 +23,7 @@ const FeedbackPage = lazy(() => import('../features/feedback/FeedbackPage'));
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
 const HomePage = lazy(() => import('../features/workspace/HomePage'));
 const TaskPage = lazy(() => import('../features/task/TaskPage'));
+const TaskHistoryPage = lazy(() => import('../features/task-history/TaskHistoryPage'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('../features/not-found/NotFoundPage'));
 const UpdateDialog = lazy(() => import('../features/updates/UpdateDialog'));
@@ -38,6 +39,7 @@ const PAGES: Partial<Record<keyof typeof ROUTES, ComponentType>> = {
   verify_email: VerifyEmailPage,
   home: HomePage,
   task: TaskPage,
+  task_history: TaskHistoryPage,
 };
 
 function element(route: RouteDef, name: keyof typeof ROUTES) {

@@ -1,18 +1,18 @@
 // A seller's work on /task, kept in IndexedDB as it happens (DESIGN §3): the draft per content
 // type, each slot's photo and where its upload stands. The page re-reads it after a reload, offline
 // or after the app was closed.
-import type { ContentType, ShoeView } from '../../contract/enums';
+import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
-import { db, type DraftRecord, type PhotoRecord, type ShoeParams } from '../offline/db';
+import { db, type DraftKey, type DraftRecord, type PhotoRecord, type ShoeParams } from '../offline/db';
 import { enqueueUpload } from '../offline/outbox';
 
 let persistenceAsked = false;
 
-function emptyDraft(contentType: ContentType): DraftRecord {
+function emptyDraft(contentType: DraftKey): DraftRecord {
   return { contentType, page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: Date.now() };
 }
 
-export async function loadDraft(contentType: ContentType): Promise<DraftRecord> {
+export async function loadDraft(contentType: DraftKey): Promise<DraftRecord> {
   return (await db.drafts.get(contentType)) ?? emptyDraft(contentType);
 }
 
@@ -37,7 +37,7 @@ function isQuotaError(error: unknown): boolean {
 }
 
 /** Stores a photo in its slot and queues its upload, replacing what the slot held. */
-export async function putPhoto(contentType: ContentType, view: ShoeView, photo: CompressedPhoto): Promise<PhotoRecord> {
+export async function putPhoto(contentType: DraftKey, view: ShoeView, photo: CompressedPhoto): Promise<PhotoRecord> {
   askForPersistence();
   const record: PhotoRecord = {
     id: crypto.randomUUID(),
@@ -76,7 +76,7 @@ export async function putPhoto(contentType: ContentType, view: ShoeView, photo: 
  * view, so a moved photo is queued again under the new one; a job still in flight finishes on its
  * own and its material is simply never used.
  */
-export async function movePhoto(contentType: ContentType, from: ShoeView, to: ShoeView): Promise<void> {
+export async function movePhoto(contentType: DraftKey, from: ShoeView, to: ShoeView): Promise<void> {
   if (from === to) return;
   await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
     const draft = await db.drafts.get(contentType);
@@ -104,7 +104,7 @@ export async function movePhoto(contentType: ContentType, from: ShoeView, to: Sh
   });
 }
 
-export async function removePhoto(contentType: ContentType, view: ShoeView): Promise<void> {
+export async function removePhoto(contentType: DraftKey, view: ShoeView): Promise<void> {
   await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
     const draft = await db.drafts.get(contentType);
     const slot = draft?.slots[view];
@@ -117,12 +117,12 @@ export async function removePhoto(contentType: ContentType, view: ShoeView): Pro
   });
 }
 
-export async function saveShoeParams(contentType: ContentType, shoeParams: ShoeParams): Promise<void> {
+export async function saveShoeParams(contentType: DraftKey, shoeParams: ShoeParams): Promise<void> {
   const draft = await loadDraft(contentType);
   await db.drafts.put({ ...draft, shoeParams, updatedAt: Date.now() });
 }
 
-export async function savePage(contentType: ContentType, page: 1 | 2): Promise<void> {
+export async function savePage(contentType: DraftKey, page: 1 | 2): Promise<void> {
   const draft = await loadDraft(contentType);
   await db.drafts.put({ ...draft, page, updatedAt: Date.now() });
 }
@@ -132,7 +132,7 @@ export function photoOf(id: string) {
 }
 
 /** Keeps the server's findings on the slot, unless the seller has replaced the photo since. */
-export async function saveWarnings(contentType: ContentType, view: ShoeView, photoId: string, warnings: string[]): Promise<void> {
+export async function saveWarnings(contentType: DraftKey, view: ShoeView, photoId: string, warnings: string[]): Promise<void> {
   await db.drafts
     .where('contentType')
     .equals(contentType)
@@ -143,7 +143,7 @@ export async function saveWarnings(contentType: ContentType, view: ShoeView, pho
 }
 
 /** Keeps page 2's choices as the seller leaves them. */
-export async function saveStyles(contentType: ContentType, styles: unknown): Promise<void> {
+export async function saveStyles(contentType: DraftKey, styles: unknown): Promise<void> {
   const draft = await loadDraft(contentType);
   await db.drafts.put({ ...draft, styles, updatedAt: Date.now() });
 }

@@ -2,9 +2,10 @@
 // with a way to save them again, and guarded by the browser's leave-page warning, so a full disk
 // costs the seller a retry, never the photo.
 import { atom } from 'jotai';
-import type { ContentType, ShoeView } from '../../contract/enums';
+import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
 import { store } from '../lib/store';
+import type { DraftKey } from '../offline/db';
 
 export interface HeldPhoto {
   photo: CompressedPhoto;
@@ -12,7 +13,7 @@ export interface HeldPhoto {
   url: string;
 }
 
-const key = (contentType: ContentType, view: ShoeView) => `${contentType}:${view}`;
+const key = (contentType: DraftKey, view: ShoeView) => `${contentType}:${view}`;
 
 /** Every held photo by `contentType:view`; the atom re-renders the slots when it changes. */
 export const heldPhotosAtom = atom<ReadonlyMap<string, HeldPhoto>>(new Map());
@@ -29,7 +30,7 @@ function update(change: (next: Map<string, HeldPhoto>) => void) {
   else window.removeEventListener('beforeunload', warnBeforeLeaving);
 }
 
-export function holdPhoto(contentType: ContentType, view: ShoeView, photo: CompressedPhoto): void {
+export function holdPhoto(contentType: DraftKey, view: ShoeView, photo: CompressedPhoto): void {
   update((next) => {
     const previous = next.get(key(contentType, view));
     if (previous) URL.revokeObjectURL(previous.url);
@@ -37,11 +38,11 @@ export function holdPhoto(contentType: ContentType, view: ShoeView, photo: Compr
   });
 }
 
-export function heldPhoto(held: ReadonlyMap<string, HeldPhoto>, contentType: ContentType, view: ShoeView): HeldPhoto | undefined {
+export function heldPhoto(held: ReadonlyMap<string, HeldPhoto>, contentType: DraftKey, view: ShoeView): HeldPhoto | undefined {
   return held.get(key(contentType, view));
 }
 
-export function releasePhoto(contentType: ContentType, view: ShoeView): void {
+export function releasePhoto(contentType: DraftKey, view: ShoeView): void {
   if (!store.get(heldPhotosAtom).has(key(contentType, view))) return;
   update((next) => {
     URL.revokeObjectURL(next.get(key(contentType, view))!.url);

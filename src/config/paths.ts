@@ -58,6 +58,11 @@ export function taskPath(type: 'person' | 'product' | 'outfit' | 'video'): strin
   return `${paths.task}?type=${type}`;
 }
 
+/** The re-upload form for a task whose photos were rejected. */
+export function taskRetryPath(taskId: string): string {
+  return `${paths.task_retry}?task_id=${encodeURIComponent(taskId)}`;
+}
+
 /** Static legal pages, one folder per language, served from public/legal. */
 export function legalPath(locale: string, page: 'terms' | 'privacy'): string {
   return `/legal/${locale}/${page}.html`;

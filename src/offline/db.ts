@@ -15,10 +15,25 @@ export interface SessionRecord {
   updatedAt: number;
 }
 
+/**
+ * A draft's key: the content type of a new task on /task, or `retry:{task id}` for the photos
+ * that replace a rejected task's on /task/retry.
+ */
+export type DraftKey = ContentType | `retry:${string}`;
+
+export function retryDraftKey(taskId: string): DraftKey {
+  return `retry:${taskId}`;
+}
+
+/** The kind of task a draft or queued task makes: a retry makes what its rejected task did. */
+export function contentTypeOf(draft: Pick<DraftRecord, 'contentType' | 'retry'>): ContentType {
+  return draft.retry?.contentType ?? (draft.contentType as ContentType);
+}
+
 export interface PhotoRecord {
   id: string;
-  /** The draft it belongs to: the content type. */
-  draftKey: ContentType;
+  /** The draft it belongs to. */
+  draftKey: DraftKey;
   view: ShoeView;
   mime: 'image/jpeg' | 'image/png';
   bytes: ArrayBuffer;
@@ -49,14 +64,30 @@ export interface ShoeParams {
   ankleLatitude?: number;
 }
 
-export interface DraftRecord {
+/** What a retry keeps of a rejected task (SPEC §4, §5): its styles and the photos that passed. */
+export interface RetryOf {
+  taskId: string;
   contentType: ContentType;
+  /** The rejected task's `content_config`, sent again as it was. */
+  contentConfig: unknown[];
+  /** Photos the server already has and did not reject, by view. */
+  kept: { view: ShoeView; materialId: string; url: string | null }[];
+  /** Tokens and outputs of the rejected task, shown while the retry waits. */
+  total: number;
+  outputs: number;
+}
+
+export interface DraftRecord {
+  /** The draft's key (the field keeps its first name: it is the table's primary key). */
+  contentType: DraftKey;
   /** 1: photos, 2: styles. */
   page: 1 | 2;
   slots: Partial<Record<ShoeView, SlotRecord>>;
   shoeParams: ShoeParams;
   /** Style selections of page 2, kept as the page left them. */
   styles: unknown;
+  /** Set on a retry draft. */
+  retry?: RetryOf;
   updatedAt: number;
 }
 
@@ -74,6 +105,8 @@ export interface TaskRequest {
   /** `content_config` as POST /content/generate takes it. */
   contentConfig: unknown[];
   photos: TaskPhoto[];
+  /** A retry's photos the server already has: sent with the new ones. */
+  kept?: { view: ShoeView; materialId: string }[];
   /** Tokens the confirmation dialog showed. */
   total: number;
   outputs: number;
@@ -82,7 +115,7 @@ export interface TaskRequest {
 interface JobBase {
   /** A client UUID, sent as Idempotency-Key: a replay never makes a second material or task. */
   id: string;
-  draftKey: ContentType;
+  draftKey: DraftKey;
   state: JobState;
   attempts: number;
   /** Unix ms before which the job is not tried again (backoff). */
@@ -117,11 +150,21 @@ export interface GenerateJob extends JobBase {
 
 export type OutboxJob = UploadJob | GenerateJob;
 
+/** The last answer of a list the seller has loaded (task history, a material section), by seller. */
+export interface ListRecord {
+  /** `{user id}:{list name}`. */
+  key: string;
+  userId: string;
+  value: unknown;
+  savedAt: number;
+}
+
 export class AppDatabase extends Dexie {
   session!: EntityTable<SessionRecord, 'id'>;
   drafts!: EntityTable<DraftRecord, 'contentType'>;
   photos!: EntityTable<PhotoRecord, 'id'>;
   outbox!: EntityTable<OutboxJob, 'id'>;
+  lists!: EntityTable<ListRecord, 'key'>;
 
   constructor(name = 'solestudio') {
     super(name);
@@ -133,6 +176,8 @@ export class AppDatabase extends Dexie {
       photos: 'id, draftKey',
       outbox: 'id, state, nextAttemptAt, draftKey',
     });
+    // Version 3: the last loaded history lists, shown offline.
+    this.version(3).stores({ lists: 'key, userId' });
   }
 }
 

@@ -6,8 +6,8 @@
 // wait and retry with backoff; a 4xx ends the job with the server's message, shown on its slot
 // (or its queued task) until the seller retries.
 import type { UpdateSpec } from 'dexie';
-import type { ContentType, ShoeView } from '../../contract/enums';
-import type { AppDatabase, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotState, TaskRequest, UploadJob } from './db';
+import type { ShoeView } from '../../contract/enums';
+import type { AppDatabase, DraftKey, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotState, TaskRequest, UploadJob } from './db';
 
 export class TransportError extends Error {
   constructor(
@@ -52,7 +52,7 @@ function isTransient(status: number): boolean {
 
 async function setSlot(
   database: AppDatabase,
-  draftKey: ContentType,
+  draftKey: DraftKey,
   view: ShoeView,
   jobId: string,
   changes: { state: SlotState; materialId?: string; error?: string },
@@ -72,7 +72,7 @@ async function setSlot(
 /** Queues a stored photo for upload and marks its slot queued. */
 export async function enqueueUpload(
   database: AppDatabase,
-  draftKey: ContentType,
+  draftKey: DraftKey,
   view: ShoeView,
   photoId: string,
   now = Date.now(),
@@ -165,10 +165,10 @@ export interface RunObserver {
 async function submit(database: AppDatabase, transport: UploadTransport, job: GenerateJob, now: () => number, observer: RunObserver) {
   try {
     const uploads = (await database.outbox.bulkGet(job.task.photos.map((photo) => photo.uploadJobId))) as UploadJob[];
-    const { taskId } = await transport.generate(
-      job,
-      uploads.map((upload) => upload.materialId!),
-    );
+    const { taskId } = await transport.generate(job, [
+      ...(job.task.kept ?? []).map((photo) => photo.materialId),
+      ...uploads.map((upload) => upload.materialId!),
+    ]);
     await database.transaction('rw', database.outbox, database.photos, async () => {
       await patch(database, job.id, { state: 'done', taskId, leaseUntil: undefined, updatedAt: now() });
       await database.photos.bulkDelete(job.task.photos.map((photo) => photo.photoId));
@@ -362,11 +362,12 @@ export async function enqueueTask(database: AppDatabase, draft: DraftRecord, tas
       if (!slot?.jobId) throw new Error(`The ${view} photo has no upload`);
       return { view: view as ShoeView, photoId: slot.photoId, uploadJobId: slot.jobId };
     });
+    const kept = current.retry?.kept.map(({ view, materialId }) => ({ view, materialId }));
     const job: GenerateJob = {
       id: crypto.randomUUID(),
       kind: 'generate',
       draftKey: current.contentType,
-      task: { ...task, photos },
+      task: { ...task, photos, ...(kept ? { kept } : {}) },
       draft: current,
       state: 'queued',
       attempts: 0,
@@ -375,7 +376,9 @@ export async function enqueueTask(database: AppDatabase, draft: DraftRecord, tas
       updatedAt: now,
     };
     await database.outbox.add(job);
-    await database.drafts.put({ contentType: current.contentType, page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: now });
+    // A retry's draft has done its work; a content type's starts over for the next shoe.
+    if (current.retry) await database.drafts.delete(current.contentType);
+    else await database.drafts.put({ contentType: current.contentType, page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: now });
     return job;
   });
 }

@@ -57,7 +57,9 @@ async function queued(database: AppDatabase, views: PhotoRecord['view'][], bytes
   for (const view of views) {
     const photo: PhotoRecord = { id: crypto.randomUUID(), draftKey: 'product', view, mime: 'image/jpeg', bytes, width: 1600, height: 1200, createdAt: 0 };
     await database.photos.put(photo);
-    await database.drafts.update('product', { [`slots.${view}`]: { photoId: photo.id, state: 'stored' } });
+    await database.drafts.where('contentType').equals('product').modify((draft) => {
+      draft.slots[view] = { photoId: photo.id, state: 'stored' };
+    });
     jobs.push(await enqueueUpload(database, 'product', view, photo.id));
   }
   return jobs;

@@ -25,8 +25,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import '../../lib/account-texts';
-import { CONTENT_TYPES, REQUIRED_VIEWS, SHOE_VIEWS, type ContentType, type ShoeView } from '../../../contract/enums';
-import { isAcceptedPhoto, type CompressedPhoto } from '../../../contract/capture';
+import { CONTENT_TYPES, SHOE_VIEWS, type ContentType, type ShoeView } from '../../../contract/enums';
+import { isAcceptedPhoto } from '../../../contract/capture';
 import { assignToSlots, viewsProblem } from '../../../contract/views';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
@@ -36,8 +36,9 @@ import { HomeLayout } from '../../layouts/HomeLayout';
 import { onlineAtom } from '../../lib/store';
 import { ViewIllustration } from '../../capture/ViewIllustration';
 import { CameraDialog } from '../../capture/CameraDialog';
-import { PhotoTooLargeError, compressPhoto } from '../../capture/compress';
-import { StorageFullError, loadDraft, movePhoto, putPhoto, removePhoto, saveShoeParams, savePage, saveStyles, saveWarnings } from '../../capture/drafts';
+import { loadDraft, saveShoeParams, savePage, saveStyles, saveWarnings } from '../../capture/drafts';
+import { PhotoSlot } from '../../capture/PhotoSlot';
+import { useDraftPhotos } from '../../capture/useDraftPhotos';
 import { submitTask } from '../../capture/submit';
 import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
 import { refreshBalance } from '../../account/session';
@@ -47,11 +48,10 @@ import { currentLocale } from '../../lib/i18n';
 import { loadContentConfig } from '../../capture/api/content-config';
 import { ConfirmDialog } from './ConfirmDialog';
 import { StylesStep } from './StylesStep';
-import { heldPhoto, heldPhotosAtom, holdPhoto, releasePhoto } from '../../capture/held';
+import { heldPhoto } from '../../capture/held';
 import { verifyAngle } from '../../capture/api/verify-angle';
-import { outboxRunAtom, processUploads, startUploads, uploadProgressAtom, waitingUploadsAtom } from '../../capture/uploads';
-import { db, type DraftRecord, type ShoeParams } from '../../offline/db';
-import { retryJob } from '../../offline/outbox';
+import { outboxRunAtom, startUploads, waitingUploadsAtom } from '../../capture/uploads';
+import type { ShoeParams } from '../../offline/db';
 import './task.css';
 
 const PARAMS = ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] as const;
@@ -90,60 +90,19 @@ function contentTypeOf(search: string): ContentType | null {
   return CONTENT_TYPES.find((t) => t === type) ?? null;
 }
 
-/** Object URLs for the draft's photos, made once per photo and released when gone. */
-function useThumbnails(draft: DraftRecord | null) {
-  const urls = useRef(new Map<string, string>());
-  const [, setVersion] = useState(0);
-  useEffect(() => {
-    if (!draft) return;
-    let cancelled = false;
-    const wanted = new Set(Object.values(draft.slots).map((slot) => slot!.photoId));
-    for (const [id, url] of urls.current) {
-      if (!wanted.has(id)) {
-        URL.revokeObjectURL(url);
-        urls.current.delete(id);
-      }
-    }
-    const missing = [...wanted].filter((id) => !urls.current.has(id));
-    void db.photos.bulkGet(missing).then((photos) => {
-      if (cancelled) return;
-      for (const photo of photos) {
-        if (photo && !urls.current.has(photo.id)) {
-          urls.current.set(photo.id, URL.createObjectURL(new Blob([photo.bytes], { type: photo.mime })));
-        }
-      }
-      setVersion((v) => v + 1);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [draft]);
-  useEffect(() => {
-    const current = urls.current;
-    return () => {
-      for (const url of current.values()) URL.revokeObjectURL(url);
-      current.clear();
-    };
-  }, []);
-  return (photoId: string | undefined) => (photoId ? urls.current.get(photoId) : undefined);
-}
-
 export default function TaskPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const type = contentTypeOf(useLocation().search);
-  const [draft, setDraft] = useState<DraftRecord | null>(null);
+  const photos = useDraftPhotos(type);
+  const { draft, setDraft, reload, held } = photos;
   const [requirementsOpen, setRequirementsOpen] = useState(false);
   const [camera, setCamera] = useState<ShoeView[] | null>(null);
-  const [progress, setProgress] = useState<Partial<Record<ShoeView, number>>>({});
   const [params, setParams] = useState<Record<string, string>>({});
   const outboxRuns = useAtomValue(outboxRunAtom);
   const waiting = useAtomValue(waitingUploadsAtom);
   const online = useAtomValue(onlineAtom);
-  const held = useAtomValue(heldPhotosAtom);
-  const sending = useAtomValue(uploadProgressAtom);
   const batchInput = useRef<HTMLInputElement>(null);
-  const thumbnail = useThumbnails(draft);
   const balance = useAtomValue(balanceAtom);
   const [catalogue, setCatalogue] = useState<Catalogue>({ state: 'loading' });
   const [submission, setSubmission] = useState<Submission>('none');
@@ -161,13 +120,6 @@ export default function TaskPage() {
     if (onPage2) fetchCatalogue();
   }, [onPage2, fetchCatalogue, online]);
 
-  const reload = useCallback(async () => {
-    if (!type) return;
-    const loaded = await loadDraft(type);
-    setDraft(loaded);
-    return loaded;
-  }, [type]);
-
   useEffect(() => {
     startUploads();
     if (!type) return;
@@ -176,7 +128,7 @@ export default function TaskPage() {
       setParams(Object.fromEntries(Object.entries(loaded.shoeParams).map(([k, v]) => [k, String(v)])));
       if (Object.keys(loaded.slots).length === 0) setRequirementsOpen(true);
     });
-  }, [type]);
+  }, [type, setDraft]);
 
   // While a task is being sent, the page keeps showing what was submitted (the stored draft has
   // already started over).
@@ -186,7 +138,7 @@ export default function TaskPage() {
       void loadDraft(type).then((loaded) => {
         if (!submitting.current) setDraft(loaded);
       });
-  }, [outboxRuns, type]);
+  }, [outboxRuns, type, setDraft]);
 
   // Right after a photo arrives, the server checks it against the shooting requirements; what it
   // finds stays on the slot so the seller can retake before paying.
@@ -203,64 +155,11 @@ export default function TaskPage() {
         .then(setDraft)
         .catch(() => checking.current.delete(slot.photoId));
     }
-  }, [draft, type]);
+  }, [draft, type, setDraft]);
 
   if (!type) return <Navigate to={paths.home} replace />;
 
-  const addPhoto = async (view: ShoeView, file: File) => {
-    if (!isAcceptedPhoto(file)) {
-      showToast(t('task.errors.format'), 'error');
-      return;
-    }
-    setProgress((p) => ({ ...p, [view]: 0 }));
-    let compressed: CompressedPhoto | undefined;
-    try {
-      compressed = await compressPhoto(file, (percent) => setProgress((p) => ({ ...p, [view]: percent })));
-      await storePhoto(view, compressed);
-    } catch (error) {
-      if (error instanceof PhotoTooLargeError) showToast(t('task.errors.tooLarge'), 'error');
-      else if (error instanceof StorageFullError && compressed) {
-        // Nowhere to store it: the page keeps it until the seller has made room.
-        holdPhoto(type, view, compressed);
-        showToast(t('task.errors.quota'), 'error', 10_000);
-      } else showToast(t('task.errors.compress'), 'error');
-    } finally {
-      setProgress((p) => {
-        const next = { ...p };
-        delete next[view];
-        return next;
-      });
-    }
-  };
-
-  const storePhoto = async (view: ShoeView, photo: CompressedPhoto) => {
-    await putPhoto(type, view, photo);
-    releasePhoto(type, view);
-    await reload();
-    void processUploads();
-  };
-
-  const saveHeld = async (view: ShoeView) => {
-    const photo = heldPhoto(held, type, view)?.photo;
-    if (!photo) return;
-    try {
-      await storePhoto(view, photo);
-    } catch (error) {
-      showToast(t(error instanceof StorageFullError ? 'task.errors.quota' : 'task.errors.compress'), 'error', 10_000);
-    }
-  };
-
-  const move = async (from: ShoeView, to: ShoeView) => {
-    await movePhoto(type, from, to);
-    await reload();
-    void processUploads();
-  };
-
-  const remove = async (view: ShoeView) => {
-    releasePhoto(type, view);
-    await removePhoto(type, view);
-    await reload();
-  };
+  const { addPhoto } = photos;
 
   const addBatch = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])];
@@ -470,100 +369,9 @@ export default function TaskPage() {
             </div>
           </div>
           <ul className="task__slots">
-            {SHOE_VIEWS.map((view) => {
-              const slot = draft?.slots[view];
-              const kept = heldPhoto(held, type, view);
-              const url = kept?.url ?? thumbnail(slot?.photoId);
-              const compressing = progress[view];
-              const sent = slot?.state === 'uploading' && slot.jobId ? sending[slot.jobId] : undefined;
-              const stateName = kept ? 'held' : (slot?.state ?? 'empty');
-              const percent = compressing ?? (sent === undefined ? undefined : sent * 100);
-              let state: string | null = null;
-              if (compressing !== undefined) state = t('task.slot.states.compressing', { percent: Math.round(compressing) });
-              else if (kept) state = t('task.slot.states.held');
-              else if (sent !== undefined) state = t('task.slot.states.uploadingPercent', { percent: Math.round(sent * 100) });
-              else if (slot) state = t(`task.slot.states.${slot.state}`);
-              const inputId = `slot-input-${view}`;
-              return (
-                <li key={view} className={`slot slot--${stateName}`} data-testid={`slot-${view}`} data-state={stateName}>
-                  <div className="slot__picture">
-                    {url ? <img src={url} alt={t('task.slot.photoAlt', { view: t(`task.views.${view}`) })} /> : <ViewIllustration view={view} className="slot__drawing" />}
-                  </div>
-                  <div className="slot__label">
-                    <span>{t(`task.views.${view}`)}</span>
-                    <span className="slot__chip">{REQUIRED_VIEWS.includes(view as (typeof REQUIRED_VIEWS)[number]) ? t('task.required') : t('task.optional')}</span>
-                  </div>
-                  {state ? <p className="slot__state">{state}</p> : null}
-                  {percent !== undefined ? (
-                    <progress className="slot__progress" max={100} value={Math.round(percent)} aria-label={state ?? undefined} />
-                  ) : null}
-                  {slot?.warnings && slot.warnings.length > 0 ? (
-                    <ul className="slot__warnings" data-testid={`warnings-${view}`}>
-                      {slot.warnings.map((warning) => (
-                        <li key={warning}>{warning}</li>
-                      ))}
-                    </ul>
-                  ) : null}
-                  {slot?.state === 'failed' && slot.error ? (
-                    <p className="slot__error" role="alert">
-                      {slot.error}
-                    </p>
-                  ) : null}
-                  <div className="slot__actions">
-                    <button type="button" className="slot__button" onClick={() => setCamera([view])}>
-                      {slot ? t('task.slot.retake') : t('task.slot.shoot')}
-                    </button>
-                    <label htmlFor={inputId} className="slot__button">
-                      {slot ? t('task.slot.replace') : t('task.slot.add')}
-                    </label>
-                    <input
-                      id={inputId}
-                      className="visually-hidden"
-                      type="file"
-                      accept="image/jpeg,image/png"
-                      onChange={(event) => {
-                        const file = event.target.files?.[0];
-                        event.target.value = '';
-                        if (file) void addPhoto(view, file);
-                      }}
-                    />
-                    {slot?.state === 'failed' && slot.jobId ? (
-                      <button type="button" className="slot__button" onClick={() => void retryJob(db, slot.jobId!).then(reload).then(processUploads)}>
-                        {t('task.slot.retry')}
-                      </button>
-                    ) : null}
-                    {kept ? (
-                      <button type="button" className="slot__button" onClick={() => void saveHeld(view)} data-testid={`save-again-${view}`}>
-                        {t('task.slot.saveAgain')}
-                      </button>
-                    ) : null}
-                    {slot || kept ? (
-                      <button type="button" className="slot__button slot__button--danger" onClick={() => void remove(view)}>
-                        {t('task.slot.remove')}
-                      </button>
-                    ) : null}
-                    {slot && !kept ? (
-                      <select
-                        className="slot__move"
-                        aria-label={t('task.slot.moveLabel')}
-                        value=""
-                        onChange={(event) => void move(view, event.target.value as ShoeView)}
-                        data-testid={`move-${view}`}
-                      >
-                        <option value="" disabled>
-                          {t('task.slot.moveTo')}
-                        </option>
-                        {SHOE_VIEWS.filter((other) => other !== view).map((other) => (
-                          <option key={other} value={other}>
-                            {t(`task.views.${other}`)}
-                          </option>
-                        ))}
-                      </select>
-                    ) : null}
-                  </div>
-                </li>
-              );
-            })}
+            {SHOE_VIEWS.map((view) => (
+              <PhotoSlot key={view} view={view} draftKey={type} photos={photos} onShoot={(one) => setCamera([one])} movable />
+            ))}
           </ul>
           <div className="task__batch">
             <IonButton fill="outline" onClick={() => batchInput.current?.click()} data-testid="batch-upload">

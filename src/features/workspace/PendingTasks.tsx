@@ -7,10 +7,10 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { showToast } from '../../components/toast';
-import { taskPath } from '../../config/paths';
+import { taskPath, taskRetryPath } from '../../config/paths';
 import { outboxRunAtom, processUploads, startUploads } from '../../capture/uploads';
 import { onlineAtom } from '../../lib/store';
-import { db, type GenerateJob } from '../../offline/db';
+import { contentTypeOf, db, type GenerateJob } from '../../offline/db';
 import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/outbox';
 
 export function PendingTasks() {
@@ -39,10 +39,10 @@ export function PendingTasks() {
   const edit = async (job: GenerateJob) => {
     const draft = await restoreTask(db, job.id);
     if (!draft) {
-      showToast(t('workspace.queue.editBusy', { type: t(`workspace.tiles.${job.draftKey}.title`) }), 'error');
+      showToast(t('workspace.queue.editBusy', { type: t(`workspace.tiles.${contentTypeOf(job.draft)}.title`) }), 'error');
       return;
     }
-    navigate(taskPath(job.draftKey));
+    navigate(draft.retry ? taskRetryPath(draft.retry.taskId) : taskPath(contentTypeOf(draft)));
   };
 
   return (
@@ -53,7 +53,7 @@ export function PendingTasks() {
           <li key={job.id} className={`queue__item${job.state === 'failed' ? ' queue__item--failed' : ''}`} data-testid="pending-task" data-state={job.state}>
             <p className="queue__summary">
               {t('workspace.queue.summary', {
-                type: t(`workspace.tiles.${job.draftKey}.title`),
+                type: t(`workspace.tiles.${contentTypeOf(job.draft)}.title`),
                 count: job.task.outputs,
                 total: job.task.total,
               })}

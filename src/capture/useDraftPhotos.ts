@@ -1,0 +1,129 @@
+// A draft's photos as a page works with them (SPEC §4 upload flow, DESIGN §3): each file checked,
+// compressed in the worker with progress, stored in IndexedDB and queued for upload at once; a
+// photo the device has no room for is held in memory until it can be saved. Used by /task and
+// /task/retry.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import type { ShoeView } from '../../contract/enums';
+import { isAcceptedPhoto, type CompressedPhoto } from '../../contract/capture';
+import { showToast } from '../components/toast';
+import { db, type DraftKey, type DraftRecord } from '../offline/db';
+import { PhotoTooLargeError, compressPhoto } from './compress';
+import { StorageFullError, loadDraft, movePhoto, putPhoto, removePhoto } from './drafts';
+import { heldPhoto, heldPhotosAtom, holdPhoto, releasePhoto } from './held';
+import { processUploads } from './uploads';
+
+/** Object URLs for the draft's photos, made once per photo and released when gone. */
+function useThumbnails(draft: DraftRecord | null) {
+  const urls = useRef(new Map<string, string>());
+  const [, setVersion] = useState(0);
+  useEffect(() => {
+    if (!draft) return;
+    let cancelled = false;
+    const wanted = new Set(Object.values(draft.slots).map((slot) => slot!.photoId));
+    for (const [id, url] of urls.current) {
+      if (!wanted.has(id)) {
+        URL.revokeObjectURL(url);
+        urls.current.delete(id);
+      }
+    }
+    const missing = [...wanted].filter((id) => !urls.current.has(id));
+    void db.photos.bulkGet(missing).then((photos) => {
+      if (cancelled) return;
+      for (const photo of photos) {
+        if (photo && !urls.current.has(photo.id)) {
+          urls.current.set(photo.id, URL.createObjectURL(new Blob([photo.bytes], { type: photo.mime })));
+        }
+      }
+      setVersion((v) => v + 1);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [draft]);
+  useEffect(() => {
+    const current = urls.current;
+    return () => {
+      for (const url of current.values()) URL.revokeObjectURL(url);
+      current.clear();
+    };
+  }, []);
+  return (photoId: string | undefined) => (photoId ? urls.current.get(photoId) : undefined);
+}
+
+export function useDraftPhotos(key: DraftKey | null) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<DraftRecord | null>(null);
+  const [progress, setProgress] = useState<Partial<Record<ShoeView, number>>>({});
+  const held = useAtomValue(heldPhotosAtom);
+  const thumbnail = useThumbnails(draft);
+
+  const reload = useCallback(async () => {
+    if (!key) return null;
+    const loaded = await loadDraft(key);
+    setDraft(loaded);
+    return loaded;
+  }, [key]);
+
+  const storePhoto = async (view: ShoeView, photo: CompressedPhoto) => {
+    if (!key) return;
+    await putPhoto(key, view, photo);
+    releasePhoto(key, view);
+    await reload();
+    void processUploads();
+  };
+
+  const addPhoto = async (view: ShoeView, file: File) => {
+    if (!key) return;
+    if (!isAcceptedPhoto(file)) {
+      showToast(t('task.errors.format'), 'error');
+      return;
+    }
+    setProgress((p) => ({ ...p, [view]: 0 }));
+    let compressed: CompressedPhoto | undefined;
+    try {
+      compressed = await compressPhoto(file, (percent) => setProgress((p) => ({ ...p, [view]: percent })));
+      await storePhoto(view, compressed);
+    } catch (error) {
+      if (error instanceof PhotoTooLargeError) showToast(t('task.errors.tooLarge'), 'error');
+      else if (error instanceof StorageFullError && compressed) {
+        // Nowhere to store it: the page keeps it until the seller has made room.
+        holdPhoto(key, view, compressed);
+        showToast(t('task.errors.quota'), 'error', 10_000);
+      } else showToast(t('task.errors.compress'), 'error');
+    } finally {
+      setProgress((p) => {
+        const next = { ...p };
+        delete next[view];
+        return next;
+      });
+    }
+  };
+
+  const saveHeld = async (view: ShoeView) => {
+    const photo = key ? heldPhoto(held, key, view)?.photo : undefined;
+    if (!photo) return;
+    try {
+      await storePhoto(view, photo);
+    } catch (error) {
+      showToast(t(error instanceof StorageFullError ? 'task.errors.quota' : 'task.errors.compress'), 'error', 10_000);
+    }
+  };
+
+  const move = async (from: ShoeView, to: ShoeView) => {
+    if (!key) return;
+    await movePhoto(key, from, to);
+    await reload();
+    void processUploads();
+  };
+
+  const remove = async (view: ShoeView) => {
+    if (!key) return;
+    releasePhoto(key, view);
+    await removePhoto(key, view);
+    await reload();
+  };
+
+  return { draft, setDraft, reload, progress, held, thumbnail, addPhoto, saveHeld, move, remove };
+}
