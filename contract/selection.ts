@@ -179,6 +179,18 @@ export function plannedOutputs(config: readonly ContentConfigEntry[], uploadedVi
 }
 
 /**
+ * A rejected task's config for its retry: product shots keep only the views the retry still has
+ * (a rejected optional view may be left out), and an entry left with none is deselected.
+ */
+export function retryConfig(config: readonly ContentConfigEntry[], views: readonly ShoeView[]): ContentConfigEntry[] {
+  return config.map((entry) => {
+    if (entry.category !== 'PRODUCT' || !entry.views) return entry;
+    const left = entry.views.filter((view) => views.includes(view));
+    return left.length > 0 ? { ...entry, views: left } : { ...entry, views: undefined, selected: false };
+  });
+}
+
+/**
  * The config without the outputs the seller removed in the confirmation dialog: a PRODUCT entry
  * keeps the views left, any other entry is deselected.
  */

@@ -24,6 +24,7 @@ const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
 const HomePage = lazy(() => import('../features/workspace/HomePage'));
 const TaskPage = lazy(() => import('../features/task/TaskPage'));
 const TaskHistoryPage = lazy(() => import('../features/task-history/TaskHistoryPage'));
+const TaskRetryPage = lazy(() => import('../features/task-retry/TaskRetryPage'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('../features/not-found/NotFoundPage'));
 const UpdateDialog = lazy(() => import('../features/updates/UpdateDialog'));
@@ -40,6 +41,7 @@ const PAGES: Partial<Record<keyof typeof ROUTES, ComponentType>> = {
   home: HomePage,
   task: TaskPage,
   task_history: TaskHistoryPage,
+  task_retry: TaskRetryPage,
 };
 
 function element(route: RouteDef, name: keyof typeof ROUTES) {

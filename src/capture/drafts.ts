@@ -3,7 +3,7 @@
 // or after the app was closed.
 import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
-import { db, type DraftKey, type DraftRecord, type PhotoRecord, type ShoeParams } from '../offline/db';
+import { db, retryDraftKey, type DraftKey, type DraftRecord, type PhotoRecord, type RetryOf, type ShoeParams } from '../offline/db';
 import { enqueueUpload } from '../offline/outbox';
 
 let persistenceAsked = false;
@@ -14,6 +14,21 @@ function emptyDraft(contentType: DraftKey): DraftRecord {
 
 export async function loadDraft(contentType: DraftKey): Promise<DraftRecord> {
   return (await db.drafts.get(contentType)) ?? emptyDraft(contentType);
+}
+
+/**
+ * The draft that replaces a rejected task's photos: made once from the task, then kept (with the
+ * photos taken for it) until the retry is sent, like any draft.
+ */
+export async function startRetryDraft(retry: RetryOf): Promise<DraftRecord> {
+  const key = retryDraftKey(retry.taskId);
+  return db.transaction('rw', db.drafts, async () => {
+    const existing = await db.drafts.get(key);
+    if (existing?.retry) return existing;
+    const draft: DraftRecord = { ...emptyDraft(key), retry };
+    await db.drafts.put(draft);
+    return draft;
+  });
 }
 
 /** Asks the browser not to evict our data under storage pressure, once, with the first photo. */

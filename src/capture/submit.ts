@@ -6,6 +6,11 @@ import { db, type DraftRecord, type GenerateJob } from '../offline/db';
 import { enqueueTask, restoreTask } from '../offline/outbox';
 import { processUploads } from './uploads';
 
+/** SPEC §9: the wait after a task (or a retry) is added, before the workspace. */
+export const POST_SUBMIT_WAIT_MS = 7_000;
+/** SPEC §8: post-submit toasts stay 6 s. */
+export const SUBMIT_TOAST_MS = 6_000;
+
 /** How long the page waits for the server before leaving the task to the outbox. */
 export const ANSWER_WAIT_MS = 20_000;
 const POLL_MS = 150;

@@ -362,7 +362,8 @@ export async function enqueueTask(database: AppDatabase, draft: DraftRecord, tas
       if (!slot?.jobId) throw new Error(`The ${view} photo has no upload`);
       return { view: view as ShoeView, photoId: slot.photoId, uploadJobId: slot.jobId };
     });
-    const kept = current.retry?.kept.map(({ view, materialId }) => ({ view, materialId }));
+    // A retry sends the accepted photos the seller has not replaced along with the new ones.
+    const kept = current.retry?.kept.filter(({ view }) => !current.slots[view]).map(({ view, materialId }) => ({ view, materialId }));
     const job: GenerateJob = {
       id: crypto.randomUUID(),
       kind: 'generate',

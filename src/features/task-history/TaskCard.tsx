@@ -64,11 +64,11 @@ export function TaskCard({ task, onView }: { task: Task; onView: () => void }) {
       </div>
       <div className="task-card__body">
         <div className="task-card__chips">
-          <span className={`chip chip--status chip--${danger ? 'danger' : status}`} data-testid="task-status">
+          <span className={`tag tag--status tag--${danger ? 'danger' : status}`} data-testid="task-status">
             {t(`history.tasks.status.${status}`)}
           </span>
           {task.parameters.map((entry, index) => (
-            <span key={`${String(entry.name)}-${index}`} className="chip" data-testid="task-param">
+            <span key={`${String(entry.name)}-${index}`} className="tag" data-testid="task-param">
               {entryName(entry)}
             </span>
           ))}

@@ -39,7 +39,7 @@ import { CameraDialog } from '../../capture/CameraDialog';
 import { loadDraft, saveShoeParams, savePage, saveStyles, saveWarnings } from '../../capture/drafts';
 import { PhotoSlot } from '../../capture/PhotoSlot';
 import { useDraftPhotos } from '../../capture/useDraftPhotos';
-import { submitTask } from '../../capture/submit';
+import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
 import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
 import { refreshBalance } from '../../account/session';
 import { balanceAtom, store } from '../../lib/store';
@@ -52,6 +52,7 @@ import { heldPhoto } from '../../capture/held';
 import { verifyAngle } from '../../capture/api/verify-angle';
 import { outboxRunAtom, startUploads, waitingUploadsAtom } from '../../capture/uploads';
 import type { ShoeParams } from '../../offline/db';
+import '../../capture/task-page.css';
 import './task.css';
 
 const PARAMS = ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] as const;
@@ -64,10 +65,6 @@ const SERVER_PARAM: Record<(typeof PARAMS)[number], keyof ShoeParamsPayload> = {
   ankleLatitude: 'ankle_circumference',
 };
 
-/** SPEC §9: the wait after a task is added, before the workspace. */
-export const POST_SUBMIT_WAIT_MS = 7_000;
-/** SPEC §8: post-submit toasts stay 6 s. */
-const SUBMIT_TOAST_MS = 6_000;
 
 /** Task submission (SPEC §4): none, pending while the confirmation is open, processing once confirmed. */
 type Submission = 'none' | 'pending' | 'processing';

@@ -1,0 +1,273 @@
+// /task/retry (SPEC §2, §4, §5): fixing a task whose photos were rejected. The accepted photos and
+// the task's styles stay; each rejected view shows its photo and the reason, and takes a new photo
+// through the same capture, compression and outbox as /task (so it survives a reload or a lost
+// network). The retry button sends a new task once every required view has a photo; after it is
+// accepted the page waits 7 s and returns to the workspace.
+import { useEffect, useState } from 'react';
+import { IonButton } from '@ionic/react';
+import { arrowBackOutline, cloudOfflineOutline, cloudUploadOutline } from 'ionicons/icons';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { mergeConfigHistory, type CategoryOffer, type FailureDetail, type Task } from '../../../contract/content';
+import { CONTENT_TYPES, CONTENT_MODULE_OF, SHOE_VIEWS, type ContentType, type ShoeView } from '../../../contract/enums';
+import { DEFAULT_PRICES, plannedOutputs, priceOutputs, retryConfig, type ContentConfigEntry, type Prices } from '../../../contract/selection';
+import { viewsProblem } from '../../../contract/views';
+import { refreshBalance } from '../../account/session';
+import { loadContentConfig } from '../../capture/api/content-config';
+import { CameraDialog } from '../../capture/CameraDialog';
+import { startRetryDraft } from '../../capture/drafts';
+import { PhotoSlot } from '../../capture/PhotoSlot';
+import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
+import { outboxRunAtom, startUploads, waitingUploadsAtom } from '../../capture/uploads';
+import { useDraftPhotos } from '../../capture/useDraftPhotos';
+import { Icon } from '../../components/Icon';
+import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
+import { showToast } from '../../components/toast';
+import { paths } from '../../config/paths';
+import { getFailureDetails, getTask } from '../../content/api';
+import { HomeLayout } from '../../layouts/HomeLayout';
+import '../../lib/account-texts';
+import { requestWalletRefresh } from '../../lib/app-events';
+import { currentLocale } from '../../lib/i18n';
+import { balanceAtom, onlineAtom, store } from '../../lib/store';
+import { retryDraftKey, type RetryOf } from '../../offline/db';
+import '../../capture/task-page.css';
+
+type Loading = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'not-rejected' } | { state: 'ready'; rejected: Map<ShoeView, { reason: string; url: string | null }> };
+
+function viewOf(description: string): ShoeView | null {
+  try {
+    const view = (JSON.parse(description) as { view?: unknown }).view;
+    return SHOE_VIEWS.find((v) => v === view) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function contentTypeOfTask(task: Task): ContentType {
+  const module = task.content_config[0]?.content_module;
+  return CONTENT_TYPES.find((type) => CONTENT_MODULE_OF[type] === module) ?? 'product';
+}
+
+/** What the retry keeps of the task, and which views were rejected and why. */
+export function planRetry(task: Task, details: FailureDetail[]) {
+  const rejectedIds = new Set(details.map((detail) => detail.material_id));
+  const rejected = new Map<ShoeView, { reason: string; url: string | null }>();
+  const kept: RetryOf['kept'] = [];
+  for (const material of task.materials) {
+    const view = viewOf(material.description);
+    if (!view) continue;
+    const detail = details.find((d) => d.material_id === material.id);
+    if (rejectedIds.has(material.id)) rejected.set(view, { reason: detail?.reason ?? '', url: detail?.file_url ?? material.file_url });
+    else kept.push({ view, materialId: material.id, url: material.file_url });
+  }
+  const retry: RetryOf = {
+    taskId: task.id,
+    contentType: contentTypeOfTask(task),
+    contentConfig: mergeConfigHistory(task.content_config, task.config_history),
+    kept,
+    total: task.cost,
+    outputs: task.outputs.length,
+  };
+  return { retry, rejected };
+}
+
+function pricesOf(offers: readonly CategoryOffer[]): Prices {
+  return { ...DEFAULT_PRICES, ...Object.fromEntries(offers.map((offer) => [offer.category, offer.price])) };
+}
+
+export default function TaskRetryPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const taskId = new URLSearchParams(useLocation().search).get('task_id');
+  const key = taskId ? retryDraftKey(taskId) : null;
+  const photos = useDraftPhotos(key);
+  const { draft, setDraft, reload } = photos;
+  const [loading, setLoading] = useState<Loading>({ state: 'loading' });
+  const [camera, setCamera] = useState<ShoeView[] | null>(null);
+  const [prices, setPrices] = useState<Prices>(DEFAULT_PRICES);
+  const [sending, setSending] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [outOfTokens, setOutOfTokens] = useState<{ total: number; balance: number } | null>(null);
+  const outboxRuns = useAtomValue(outboxRunAtom);
+  const waiting = useAtomValue(waitingUploadsAtom);
+  const online = useAtomValue(onlineAtom);
+  const balance = useAtomValue(balanceAtom);
+
+  useEffect(() => {
+    startUploads();
+    void loadContentConfig(currentLocale())
+      .then(({ catalogue }) => setPrices(pricesOf(catalogue.categories)))
+      .catch(() => undefined);
+  }, []);
+
+  // The task and why its photos were rejected; the retry draft is made from them once.
+  useEffect(() => {
+    if (!taskId) return;
+    const controller = new AbortController();
+    Promise.all([getTask(taskId, controller.signal), getFailureDetails(taskId, controller.signal)])
+      .then(async ([task, details]) => {
+        if (task.status !== 'failed' || task.failure_type !== 'manual_rejection') {
+          setLoading({ state: 'not-rejected' });
+          return;
+        }
+        const { retry, rejected } = planRetry(task, details);
+        setDraft(await startRetryDraft(retry));
+        setLoading({ state: 'ready', rejected });
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) setLoading({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
+      });
+    return () => controller.abort();
+  }, [taskId, setDraft, online]);
+
+  // Upload states change as the outbox works.
+  useEffect(() => {
+    if (loading.state === 'ready' && !sending) void reload();
+  }, [outboxRuns, loading.state, sending, reload]);
+
+  if (!taskId || !key) return <Navigate to={paths.task_history} replace />;
+
+  const retry = draft?.retry;
+  const newViews = SHOE_VIEWS.filter((view) => draft?.slots[view]);
+  const keptViews = (retry?.kept ?? []).map((k) => k.view).filter((view) => !draft?.slots[view]);
+  const views = [...new Set([...keptViews, ...newViews])];
+  const config = retry ? retryConfig(retry.contentConfig as ContentConfigEntry[], views) : [];
+  const priced = priceOutputs(plannedOutputs(config, views), prices);
+  const type = retry?.contentType ?? 'product';
+
+  const send = async () => {
+    if (!draft || !retry) return;
+    const problem = viewsProblem(views);
+    if (problem) {
+      showToast(t(problem === 'viewSize' ? 'task.errors.viewSize' : 'task.errors.required'), 'error');
+      return;
+    }
+    if (priced.outputs.length === 0) {
+      showToast(t('history.retry.params_invalid'), 'error');
+      return;
+    }
+    if (newViews.some((view) => draft.slots[view]?.state === 'failed')) {
+      showToast(t('task.errors.uploadFailed'), 'error');
+      return;
+    }
+    if (balance !== null && priced.total > balance) {
+      setOutOfTokens({ total: priced.total, balance });
+      return;
+    }
+    setSending(true);
+    const typeName = t(`workspace.tiles.${type}.title`);
+    const outcome = await submitTask({ draft, config, total: priced.total, outputs: priced.outputs.length });
+    if (outcome.kind === 'refused') {
+      setSending(false);
+      if (outcome.draft) setDraft(outcome.draft);
+      else await reload();
+      if (outcome.status === 402) {
+        await refreshBalance().catch(() => {});
+        setOutOfTokens({ total: priced.total, balance: store.get(balanceAtom) ?? 0 });
+      } else {
+        showToast(t('history.retry.failed', { message: outcome.message }), 'error', SUBMIT_TOAST_MS);
+      }
+      return;
+    }
+    if (outcome.kind === 'queued') {
+      showToast(t('history.retry.queued', { type: typeName, total: priced.total }), 'info', SUBMIT_TOAST_MS);
+    } else {
+      showToast(t('history.retry.sent', { type: typeName, total: priced.total }), 'success', SUBMIT_TOAST_MS);
+      setLeaving(true);
+      await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
+      requestWalletRefresh();
+    }
+    setSending(false);
+    setLeaving(false);
+    navigate(paths.home);
+  };
+
+  const title = t('history.retry.title');
+  const rejected = loading.state === 'ready' ? loading.rejected : new Map<ShoeView, { reason: string; url: string | null }>();
+  return (
+    <HomeLayout title={title} testId="task-retry">
+      <div className="task__head">
+        <button type="button" className="icon-button" onClick={() => navigate(paths.task_history)} aria-label={t('task.back')}>
+          <Icon icon={arrowBackOutline} />
+        </button>
+        <h1>{title}</h1>
+      </div>
+      {loading.state === 'loading' ? <p role="status">{t('history.retry.loading')}</p> : null}
+      {loading.state === 'failed' ? (
+        <div className="task__banner task__banner--offline" role="alert">
+          {t('history.retry.loadFailed')} {loading.message}
+        </div>
+      ) : null}
+      {loading.state === 'not-rejected' ? (
+        <div className="task__banner" role="status">
+          <span>{t('history.retry.notRejected')}</span>
+          <IonButton size="small" fill="outline" routerLink={paths.task_history}>
+            {t('history.retry.toHistory')}
+          </IonButton>
+        </div>
+      ) : null}
+      {loading.state === 'ready' && retry ? (
+        <>
+          <p>{t('history.retry.lead')}</p>
+          {waiting > 0 ? (
+            <p className={`task__banner${online ? '' : ' task__banner--offline'}`} role="status" data-testid="upload-banner">
+              <Icon icon={online ? cloudUploadOutline : cloudOfflineOutline} />
+              {online ? t('task.uploadingCount', { count: waiting }) : t('task.waiting', { count: waiting })}
+            </p>
+          ) : null}
+          <ul className="task__slots">
+            {SHOE_VIEWS.map((view) => {
+              const kept = retry.kept.find((k) => k.view === view);
+              const refused = rejected.get(view);
+              const replaced = Boolean(draft?.slots[view]);
+              return (
+                <PhotoSlot
+                  key={view}
+                  view={view}
+                  draftKey={key}
+                  photos={photos}
+                  onShoot={(one) => setCamera([one])}
+                  emptyState={kept ? 'kept' : refused ? 'rejected' : 'empty'}
+                  fallback={
+                    kept ? { url: kept.url, alt: t('task.slot.photoAlt', { view: t(`task.views.${view}`) }) } : refused ? { url: refused.url, alt: t('history.rejection.photoAlt', { view: t(`task.views.${view}`) }) } : undefined
+                  }
+                >
+                  {refused && !replaced ? (
+                    <p className="slot__error" data-testid={`rejected-${view}`}>
+                      {t('history.retry.rejected', { reason: refused.reason })}
+                    </p>
+                  ) : null}
+                  {kept && !replaced ? <p className="slot__state">{t('history.retry.kept')}</p> : null}
+                  {replaced && (kept || refused) ? <p className="slot__state">{t('history.retry.replaced')}</p> : null}
+                </PhotoSlot>
+              );
+            })}
+          </ul>
+          <p>{t('history.retry.styles', { names: [...new Set(priced.outputs.map((o) => t(`task.categories.${o.category}.title`)))].join(', ') })}</p>
+          <p data-testid="retry-cost">{t('history.retry.cost', { total: priced.total })}</p>
+          {leaving ? (
+            <p className="task__banner" role="status" data-testid="task-leaving">
+              {t('history.retry.leaving')}
+            </p>
+          ) : null}
+          <div className="task__bottom">
+            <IonButton expand="block" onClick={() => void send()} disabled={sending} data-testid="retry-submit">
+              {t('history.retry.submit')}
+            </IonButton>
+          </div>
+        </>
+      ) : null}
+      {outOfTokens ? <OutOfTokensDialog open total={outOfTokens.total} balance={outOfTokens.balance} onClose={() => setOutOfTokens(null)} /> : null}
+      {camera ? (
+        <CameraDialog
+          views={camera}
+          onShot={(view, photo) => photos.addPhoto(view, new File([photo], `${view}.jpg`, { type: 'image/jpeg' }))}
+          onClose={() => setCamera(null)}
+          onPickFiles={() => setCamera(null)}
+        />
+      ) : null}
+    </HomeLayout>
+  );
+}
