@@ -3,11 +3,11 @@
 // takes over (registerType 'prompt', DESIGN §3).
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
-import { StaleWhileRevalidate } from 'workbox-strategies';
+import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { clientsClaim } from 'workbox-core';
-import { isNavigationFallbackPath, isRuntimeCacheable } from './routing';
+import { isNavigationFallbackPath, isRuntimeCacheable, isStoredFileRead, storedFileKey } from './routing';
 import { OUTBOX_SYNC_TAG, replayForSync, replayUploads } from './outbox-replay';
 
 declare let self: ServiceWorkerGlobalScope;
@@ -34,6 +34,19 @@ registerRoute(
     plugins: [
       new CacheableResponsePlugin({ statuses: [200] }),
       new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 24 * 60 * 60 }),
+    ],
+  }),
+);
+
+// Pictures of results and photos, kept by path so task and material history show them offline.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && request.destination === 'image' && isStoredFileRead(url),
+  new CacheFirst({
+    cacheName: 'stored-images',
+    plugins: [
+      { cacheKeyWillBeUsed: async ({ request }) => storedFileKey(new URL(request.url)) },
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 400, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
     ],
   }),
 );

@@ -25,6 +25,7 @@ const HomePage = lazy(() => import('../features/workspace/HomePage'));
 const TaskPage = lazy(() => import('../features/task/TaskPage'));
 const TaskHistoryPage = lazy(() => import('../features/task-history/TaskHistoryPage'));
 const TaskRetryPage = lazy(() => import('../features/task-retry/TaskRetryPage'));
+const MaterialPage = lazy(() => import('../features/material/MaterialPage'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('../features/not-found/NotFoundPage'));
 const UpdateDialog = lazy(() => import('../features/updates/UpdateDialog'));
@@ -42,6 +43,7 @@ const PAGES: Partial<Record<keyof typeof ROUTES, ComponentType>> = {
   task: TaskPage,
   task_history: TaskHistoryPage,
   task_retry: TaskRetryPage,
+  material: MaterialPage,
 };
 
 function element(route: RouteDef, name: keyof typeof ROUTES) {

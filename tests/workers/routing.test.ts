@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNavigationFallbackPath, isRuntimeCacheable } from '../../workers/routing';
+import { isNavigationFallbackPath, isRuntimeCacheable, isStoredFileRead, storedFileKey } from '../../workers/routing';
 
 describe('isNavigationFallbackPath', () => {
   it.each(['/', '/shoes', '/task/history', '/localpay/subscription', '/home'])('serves the shell for %s', (path) => {
@@ -25,5 +25,20 @@ describe('isRuntimeCacheable', () => {
     expect(isRuntimeCacheable('/api/health.json')).toBe(false);
     expect(isRuntimeCacheable('/version.json')).toBe(false);
     expect(isRuntimeCacheable('/sw.js')).toBe(false);
+  });
+});
+
+describe('stored files', () => {
+  const signed = (query: string) => new URL(`https://app.example/api/v1/storage/assets/u1/a1.png?${query}`);
+
+  it('keeps reads of stored files, not uploads or other API calls', () => {
+    expect(isStoredFileRead(signed('op=get&exp=1&sig=x'))).toBe(true);
+    expect(isStoredFileRead(signed('op=put&exp=1&sig=x&ct=image%2Fjpeg'))).toBe(false);
+    expect(isStoredFileRead(new URL('https://app.example/api/v1/content/assets?op=get'))).toBe(false);
+  });
+
+  it('keys a file by its path, so a new signature finds the same copy', () => {
+    expect(storedFileKey(signed('op=get&exp=1&sig=a'))).toBe(storedFileKey(signed('op=get&exp=2&sig=b')));
+    expect(storedFileKey(signed('op=get&exp=1&sig=a'))).toBe('https://app.example/api/v1/storage/assets/u1/a1.png');
   });
 });

@@ -23,6 +23,7 @@ import { onlineAtom } from '../../lib/store';
 import { TaskCard } from './TaskCard';
 import { TaskResultsDialog } from './TaskResultsDialog';
 import { RejectionDialog } from './RejectionDialog';
+import '../../content/lists.css';
 import './history.css';
 
 /** What the list keeps offline: the tasks loaded so far and the last page's meta. */
