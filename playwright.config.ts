@@ -1,5 +1,6 @@
 // End-to-end journeys in the system Chromium (never a downloaded browser), in Pixel 7 and
-// iPhone 13 emulation, against the built app served by the real server on a temporary DATA_DIR.
+// iPhone 13 emulation and on a desktop for the history pages, against the built app served by
+// the real server on a temporary DATA_DIR.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,9 @@ export default defineConfig({
   projects: [
     { name: 'pixel-7', use: { ...devices['Pixel 7'], ...chromium } },
     // Generation journeys are long; one phone covers them.
-    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium }, testIgnore: /generate\.spec\.ts/ },
+    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium }, testIgnore: /(generate|history)\.spec\.ts/ },
+    // Task and material history on a wide screen: their grids and lists change with the width.
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], ...chromium }, testMatch: /history\.spec\.ts/ },
   ],
   webServer: {
     // Exactly what `npm start` runs once the build exists.

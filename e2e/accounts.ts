@@ -36,10 +36,16 @@ export async function createVerifiedSeller(request: APIRequestContext, prefix: s
   return seller;
 }
 
-/** Opens the sign-in dialog from the phone drawer of the public layout. */
+/** Opens the sign-in dialog of the public layout. */
 export async function openLogin(page: Page) {
-  await openDrawer(page);
-  await page.getByTestId('menu-login').click();
+  // Wide screens have the sign-in button in the bar; phones have it in the drawer.
+  const inline = activePage(page).getByTestId('login-button');
+  if (await inline.isVisible()) {
+    await inline.click();
+  } else {
+    await openDrawer(page);
+    await page.getByTestId('menu-login').click();
+  }
   await expect(page.getByTestId('login-dialog')).toBeVisible();
   return page.getByTestId('login-dialog');
 }

@@ -80,7 +80,12 @@ function pricesOf(offers: readonly CategoryOffer[]): Prices {
 export default function TaskRetryPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const taskId = new URLSearchParams(useLocation().search).get('task_id');
+  const location = useLocation();
+  // Ionic keeps the page mounted after it is left: it goes on showing its task meanwhile.
+  const here = location.pathname === paths.task_retry;
+  const fromUrl = here ? new URLSearchParams(location.search).get('task_id') : null;
+  const [taskId, setTaskId] = useState(fromUrl);
+  if (fromUrl && fromUrl !== taskId) setTaskId(fromUrl);
   const key = taskId ? retryDraftKey(taskId) : null;
   const photos = useDraftPhotos(key);
   const { draft, setDraft, reload } = photos;
@@ -127,7 +132,8 @@ export default function TaskRetryPage() {
     if (loading.state === 'ready' && !sending) void reload();
   }, [outboxRuns, loading.state, sending, reload]);
 
-  if (!taskId || !key) return <Navigate to={paths.task_history} replace />;
+  if (here && !fromUrl) return <Navigate to={paths.task_history} replace />;
+  if (!taskId || !key) return null;
 
   const retry = draft?.retry;
   const newViews = SHOE_VIEWS.filter((view) => draft?.slots[view]);
