@@ -1,6 +1,6 @@
 // The rules task history and material history follow (SPEC §4, §5, §9), as plain functions the
 // pages call and the unit tests check.
-import type { TaskStatus } from '../../contract/enums';
+import { SHOE_VIEWS, type ShoeView, type TaskStatus } from '../../contract/enums';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -12,6 +12,16 @@ export function formatDateTime(iso: string): string {
     `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
     `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
   );
+}
+
+/** The view a task photo was taken from: its description is JSON holding it (SPEC §3). */
+export function materialView(description: string): ShoeView | null {
+  try {
+    const view = (JSON.parse(description) as { view?: unknown }).view;
+    return SHOE_VIEWS.find((v) => v === view) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** SPEC §4: task history shows pending and processing alike, as processing. */

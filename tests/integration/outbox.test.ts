@@ -22,6 +22,7 @@ import { fetchTransport } from '../../src/offline/transport';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { uploadPhoto } from '../support/photos';
 
 let t: TestApp;
 let origin: string;
@@ -376,6 +377,53 @@ describe('a task in the outbox', () => {
     await discardTask(database, job.id);
     expect(await database.outbox.get(job.id)).toBeUndefined();
     expect((await database.photos.toArray()).map((photo) => photo.view)).toEqual(['front']);
+  });
+});
+
+describe('a retry of a rejected task', () => {
+  it('sends the accepted photos it did not replace with the new ones, once, and its draft is gone', async () => {
+    const database = open();
+    // The rejected task's photos the server already has, by view.
+    const accepted = new Map<string, string>();
+    for (const view of FIVE_VIEWS) accepted.set(view, await uploadPhoto(t, token, Buffer.from(jpeg), view));
+    const key = 'retry:task-1' as const;
+    await database.drafts.put({
+      contentType: key,
+      page: 1,
+      slots: {},
+      shoeParams: {},
+      styles: null,
+      retry: {
+        taskId: 'task-1',
+        contentType: 'product',
+        contentConfig: [productCard()],
+        kept: FIVE_VIEWS.filter((view) => view !== 'front').map((view) => ({ view, materialId: accepted.get(view)!, url: null })),
+        total: 4,
+        outputs: 1,
+      },
+      updatedAt: 0,
+    });
+    // A new front photo, and the back replaced by another although it was accepted.
+    for (const view of ['front', 'back'] as const) {
+      const photo: PhotoRecord = { id: crypto.randomUUID(), draftKey: key, view, mime: 'image/jpeg', bytes: jpeg, width: 1600, height: 1200, createdAt: 0 };
+      await database.photos.put(photo);
+      await database.drafts.where('contentType').equals(key).modify((draft) => {
+        draft.slots[view] = { photoId: photo.id, state: 'stored' };
+      });
+      await enqueueUpload(database, key, view, photo.id);
+    }
+    const job = await enqueueTask(database, (await database.drafts.get(key))!, { contentConfig: [productCard()], total: 4, outputs: 1 });
+    expect(job.task.kept?.map((k) => k.view)).toEqual(['right_45', 'right_side', 'left_side']);
+    expect(await database.drafts.get(key)).toBeUndefined();
+
+    expect(await runOutbox(database, transport())).toEqual({ done: 3, failed: 0, retrying: 0 });
+    const sent = (await database.outbox.get(job.id)) as GenerateJob;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/content/tasks/${sent.taskId}`, headers: { authorization: `Bearer ${token}` } });
+    const materialIds: string[] = res.json().data.material_ids;
+    expect(materialIds).toHaveLength(5);
+    expect(materialIds).toEqual(expect.arrayContaining(['right_45', 'right_side', 'left_side'].map((view) => accepted.get(view))));
+    expect(materialIds).not.toContain(accepted.get('back'));
+    expect(materialIds).not.toContain(accepted.get('front'));
   });
 });
 

@@ -66,7 +66,8 @@ export function MaterialSection({ section, state, selected, online, onToggle, on
     <section className="material-section" aria-labelledby={titleId} data-testid={`section-${section}`}>
       <header className="material-section__head">
         <h2 id={titleId}>{name}</h2>
-        <div className="material-section__tools">
+        {/* Nothing to select in an empty section: its tools appear with its first result. */}
+        <div className="material-section__tools" hidden={meta !== null && meta.total === 0}>
           <label className="material-section__all">
             <input type="checkbox" checked={allSelected} disabled={assets.length === 0} onChange={onToggleAll} data-testid="select-all" />
             {t('history.material.selectAll')}

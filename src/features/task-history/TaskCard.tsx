@@ -3,7 +3,7 @@ import { IonButton } from '@ionic/react';
 import { useTranslation } from 'react-i18next';
 import type { Task } from '../../../contract/content';
 import { BACKGROUNDS, CATEGORIES, CREATIVE_SCENES, type Background, type Category, type CreativeScene } from '../../../contract/enums';
-import { formatDateTime, shownStatus, viewAction } from '../../content/rules';
+import { formatDateTime, materialView, shownStatus, viewAction } from '../../content/rules';
 import { MediaThumb } from '../../components/MediaThumb';
 
 /** SPEC §2: six thumbnails per task (the stylesheet shows two on extra-small screens). */
@@ -17,15 +17,6 @@ function statusKey(task: Task) {
   return shownStatus(task.status);
 }
 
-function viewOf(description: string): string | null {
-  try {
-    const view = (JSON.parse(description) as { view?: unknown }).view;
-    return typeof view === 'string' ? view : null;
-  } catch {
-    return null;
-  }
-}
-
 export function useTaskTexts() {
   const { t } = useTranslation();
   const categoryName = (category: unknown) => (isOne<Category>(CATEGORIES, category) ? t(`task.categories.${category}.title`) : String(category));
@@ -37,8 +28,8 @@ export function useTaskTexts() {
     return parts.join(' · ');
   };
   const viewName = (description: string) => {
-    const view = viewOf(description);
-    return view && t(`task.views.${view}` as 'task.views.front', { defaultValue: view });
+    const view = materialView(description);
+    return view && t(`task.views.${view}`);
   };
   return { categoryName, entryName, viewName };
 }

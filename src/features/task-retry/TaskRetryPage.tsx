@@ -9,8 +9,8 @@ import { arrowBackOutline, cloudOfflineOutline, cloudUploadOutline } from 'ionic
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { mergeConfigHistory, type CategoryOffer, type FailureDetail, type Task } from '../../../contract/content';
-import { CONTENT_TYPES, CONTENT_MODULE_OF, SHOE_VIEWS, type ContentType, type ShoeView } from '../../../contract/enums';
+import type { CategoryOffer } from '../../../contract/content';
+import { SHOE_VIEWS, type ShoeView } from '../../../contract/enums';
 import { DEFAULT_PRICES, plannedOutputs, priceOutputs, retryConfig, type ContentConfigEntry, type Prices } from '../../../contract/selection';
 import { viewsProblem } from '../../../contract/views';
 import { refreshBalance } from '../../account/session';
@@ -26,52 +26,16 @@ import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
 import { getFailureDetails, getTask } from '../../content/api';
+import { planRetry } from '../../content/retry';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
 import { requestWalletRefresh } from '../../lib/app-events';
 import { currentLocale } from '../../lib/i18n';
 import { balanceAtom, onlineAtom, store } from '../../lib/store';
-import { retryDraftKey, type RetryOf } from '../../offline/db';
+import { retryDraftKey } from '../../offline/db';
 import '../../capture/task-page.css';
 
 type Loading = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'not-rejected' } | { state: 'ready'; rejected: Map<ShoeView, { reason: string; url: string | null }> };
-
-function viewOf(description: string): ShoeView | null {
-  try {
-    const view = (JSON.parse(description) as { view?: unknown }).view;
-    return SHOE_VIEWS.find((v) => v === view) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function contentTypeOfTask(task: Task): ContentType {
-  const module = task.content_config[0]?.content_module;
-  return CONTENT_TYPES.find((type) => CONTENT_MODULE_OF[type] === module) ?? 'product';
-}
-
-/** What the retry keeps of the task, and which views were rejected and why. */
-export function planRetry(task: Task, details: FailureDetail[]) {
-  const rejectedIds = new Set(details.map((detail) => detail.material_id));
-  const rejected = new Map<ShoeView, { reason: string; url: string | null }>();
-  const kept: RetryOf['kept'] = [];
-  for (const material of task.materials) {
-    const view = viewOf(material.description);
-    if (!view) continue;
-    const detail = details.find((d) => d.material_id === material.id);
-    if (rejectedIds.has(material.id)) rejected.set(view, { reason: detail?.reason ?? '', url: detail?.file_url ?? material.file_url });
-    else kept.push({ view, materialId: material.id, url: material.file_url });
-  }
-  const retry: RetryOf = {
-    taskId: task.id,
-    contentType: contentTypeOfTask(task),
-    contentConfig: mergeConfigHistory(task.content_config, task.config_history),
-    kept,
-    total: task.cost,
-    outputs: task.outputs.length,
-  };
-  return { retry, rejected };
-}
 
 function pricesOf(offers: readonly CategoryOffer[]): Prices {
   return { ...DEFAULT_PRICES, ...Object.fromEntries(offers.map((offer) => [offer.category, offer.price])) };
