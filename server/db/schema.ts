@@ -313,6 +313,18 @@ export const assets = pgTable(
   ],
 );
 
+/**
+ * How many times each seller's tasks, their outputs, results or photos have changed: bumped by
+ * triggers on those tables (migration 0005), so any API node can tell whether a list it answered
+ * before is still true without reading the list again.
+ */
+export const contentVersions = pgTable('content_versions', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
 /**

@@ -15,6 +15,7 @@ import {
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
+import { listAnswer } from '../../content/list-answers';
 import { archiveName, assetsAmong, createAssets, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAsset, zipOf } from '../../content/assets';
 
 const failures = { 400: z.unknown(), 401: z.unknown(), 403: z.unknown(), 404: z.unknown(), 429: z.unknown() };
@@ -35,15 +36,19 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       onRequest: app.requireUser,
     },
-    async (request) => {
+    async (request, reply) => {
       const { material_category, page, page_size } = request.query;
-      const { rows, total } = await listOwnAssets(db, currentUser(request).user.id, material_category, page, page_size);
-      return {
-        code: 200,
-        message: translate(request.locale, 'OK'),
-        data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
-        meta: { total, total_pages: Math.ceil(total / page_size), page },
-      };
+      const userId = currentUser(request).user.id;
+      const body = await listAnswer(db, userId, `assets|${material_category ?? ''}|${page}|${page_size}|${request.locale}`, async () => {
+        const { rows, total } = await listOwnAssets(db, userId, material_category, page, page_size);
+        return {
+          code: 200,
+          message: translate(request.locale, 'OK'),
+          data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
+          meta: { total, total_pages: Math.ceil(total / page_size), page },
+        };
+      });
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 

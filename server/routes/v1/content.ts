@@ -29,6 +29,7 @@ import { publicTask } from '../../content/present';
 import { assets, materials, taskOutputs, tasks } from '../../db/schema';
 import { DOWNLOAD_URL_LIFETIME_S } from '../../storage/storage';
 import { issueTicket } from '../../content/tickets';
+import { listAnswer } from '../../content/list-answers';
 
 const failures = { 400: z.unknown(), 401: z.unknown(), 402: z.unknown(), 404: z.unknown(), 409: z.unknown(), 429: z.unknown() };
 const SUBMISSIONS_PER_HOUR = { max: 300, windowMs: 60 * 60 * 1000 };
@@ -107,17 +108,20 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       onRequest: app.requireUser,
     },
-    async (request) => {
+    async (request, reply) => {
       const { user } = currentUser(request);
       const { page, page_size } = request.query;
-      const { rows, total } = await listOwnTasks(db, user.id, page, page_size);
-      const details = await taskDetails(db, rows);
-      return {
-        code: 200,
-        message: ok(request.locale),
-        data: await Promise.all(rows.map((row) => publicTask(row, details, app.storage, request.locale))),
-        meta: { total, total_pages: Math.ceil(total / page_size), page },
-      };
+      const body = await listAnswer(db, user.id, `tasks|${page}|${page_size}|${request.locale}`, async () => {
+        const { rows, total } = await listOwnTasks(db, user.id, page, page_size);
+        const details = await taskDetails(db, rows);
+        return {
+          code: 200,
+          message: ok(request.locale),
+          data: await Promise.all(rows.map((row) => publicTask(row, details, app.storage, request.locale))),
+          meta: { total, total_pages: Math.ceil(total / page_size), page },
+        };
+      });
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 

@@ -1,0 +1,91 @@
+// Answers of the history lists (GET /content/tasks, GET /content/assets) kept in memory by seller,
+// list, page and language, each with the seller's content version it was made at. The version is
+// kept by database triggers on every table a list shows (migration 0005), so one primary-key read
+// tells whether a kept answer is still exactly what the database holds, on any API node. A list
+// read again unchanged (a refresh, a poll, the task-updated event on other devices) then costs
+// that read instead of five queries and building the answer.
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { prepared } from '../db/prepared';
+import { contentVersions } from '../db/schema';
+
+/** Kept answers hold addresses signed for an hour (DOWNLOAD_URL_LIFETIME_S); they are used for 5 min. */
+export const LIST_ANSWER_MAX_AGE_MS = 5 * 60_000;
+const MAX_ANSWERS = 2000;
+
+/** The seller's content version: changes whenever anything a history list shows changes. */
+export async function contentVersion(db: Database, userId: string): Promise<number> {
+  const query = prepared(db, 'content_version', (d) =>
+    d.select({ version: contentVersions.version }).from(contentVersions).where(eq(contentVersions.userId, sql.placeholder('user'))).prepare('content_version'),
+  );
+  const [row] = await query.execute({ user: userId });
+  return row?.version ?? 0;
+}
+
+interface Kept {
+  version: number;
+  body: string;
+  at: number;
+}
+
+export class ListAnswers {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(
+    private readonly maxAgeMs = LIST_ANSWER_MAX_AGE_MS,
+    private readonly max = MAX_ANSWERS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The kept answer for `key`, if it was made at `version` and is fresh enough. */
+  get(key: string, version: number): string | null {
+    const kept = this.kept.get(key);
+    if (!kept) return null;
+    if (kept.version !== version || this.now() - kept.at > this.maxAgeMs) {
+      this.kept.delete(key);
+      return null;
+    }
+    // Most recently used last: the oldest are dropped first when full.
+    this.kept.delete(key);
+    this.kept.set(key, kept);
+    return kept.body;
+  }
+
+  set(key: string, version: number, body: string): void {
+    this.kept.delete(key);
+    this.kept.set(key, { version, body, at: this.now() });
+    while (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+}
+
+const answersByDatabase = new WeakMap<Database, ListAnswers>();
+
+/** The kept answers of one database's lists (several apps on one database share them). */
+export function listAnswersOf(db: Database): ListAnswers {
+  let answers = answersByDatabase.get(db);
+  if (!answers) {
+    answers = new ListAnswers();
+    answersByDatabase.set(db, answers);
+  }
+  return answers;
+}
+
+/**
+ * The list answer for this seller and key: the kept one when nothing it shows has changed since,
+ * else `build`'s, kept. The version is read before building, so an answer is never kept under a
+ * version newer than what it shows.
+ */
+export async function listAnswer(db: Database, userId: string, key: string, build: () => Promise<unknown>): Promise<string> {
+  const answers = listAnswersOf(db);
+  const version = await contentVersion(db, userId);
+  const full = `${userId}|${key}`;
+  const kept = answers.get(full, version);
+  if (kept !== null) return kept;
+  const body = JSON.stringify(await build());
+  answers.set(full, version, body);
+  return body;
+}

@@ -1,0 +1,143 @@
+// History lists answered again from memory (server/content/list-answers.ts) only while nothing
+// they show has changed: the content version kept by database triggers moves with every change,
+// made through the API or straight in the database (another API node, the worker).
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+import { uploadViews } from '../support/photos';
+import { assets, contentVersions, materials, taskOutputs, tasks } from '../../server/db/schema';
+import { ListAnswers, contentVersion } from '../../server/content/list-answers';
+
+let t: TestApp;
+let anna: { token: string; id: string };
+let boris: { token: string; id: string };
+const auth = (token: string, language = 'en') => ({ authorization: `Bearer ${token}`, 'accept-language': language });
+const get = (token: string, url: string, language?: string) => t.app.inject({ method: 'GET', url, headers: auth(token, language) });
+
+async function storedAsset(userId: string, category: string) {
+  const id = crypto.randomUUID();
+  await t.app.database.db.insert(assets).values({
+    id,
+    userId,
+    contentModule: 'PRODUCT_IMAGE',
+    category,
+    storageKey: `assets/${userId}/${id}.jpg`,
+    fileType: 'image/jpeg',
+    width: 1200,
+    height: 1600,
+    byteSize: 10,
+  });
+  return id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  anna = await signedInSeller(t, 'anna');
+  boris = await signedInSeller(t, 'boris');
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('kept list answers', () => {
+  it('answers a section again unchanged, and at once differently after any change to it', async () => {
+    const db = t.app.database.db;
+    const first = await storedAsset(anna.id, 'PRODUCT');
+    await storedAsset(anna.id, 'PRODUCT2');
+    const url = '/api/v1/content/assets?material_category=PRODUCT';
+    const before = await get(anna.token, url);
+    expect(before.headers['content-type']).toMatch(/^application\/json/);
+    expect(before.json().meta.total).toBe(2);
+    expect((await get(anna.token, url)).body).toBe(before.body);
+
+    // Changed straight in the database, as another node or the worker would.
+    await db.update(assets).set({ category: 'POSTER' }).where(eq(assets.id, first));
+    expect((await get(anna.token, url)).json().meta.total).toBe(1);
+    expect((await get(anna.token, '/api/v1/content/assets?material_category=POSTER')).json().data[0].id).toBe(first);
+
+    // Deleted through the API.
+    const removed = await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(anna.token), payload: { asset_ids: [first] } });
+    expect(removed.statusCode).toBe(200);
+    expect((await get(anna.token, '/api/v1/content/assets?material_category=POSTER')).json().data).toEqual([]);
+  });
+
+  it('shows a task’s every change: its status, an output’s outcome, a photo turned away', async () => {
+    const db = t.app.database.db;
+    const photos = await uploadViews(t, boris.token);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/content/generate',
+      headers: { ...auth(boris.token), 'idempotency-key': crypto.randomUUID() },
+      payload: { content_config: [{ content_module: 'PRODUCT_IMAGE', category: 'PRODUCT2', custom_params: { shoe_params: {} }, name: 'card', selected: true }], material_ids: photos },
+    });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().data.id as string;
+    // The worker is held off this task, so only the changes below move it.
+    await db.update(tasks).set({ status: 'processing' }).where(eq(tasks.id, id));
+    await db.execute(sql`DELETE FROM jobs WHERE task_id = ${id}`);
+    const task = async () => (await get(boris.token, '/api/v1/content/tasks')).json().data.find((row: { id: string }) => row.id === id);
+
+    expect(await task()).toMatchObject({ status: 'processing' });
+    await db.update(taskOutputs).set({ status: 'failed', error: 'GENERATION_FAILED' }).where(eq(taskOutputs.taskId, id));
+    expect((await task()).outputs[0]).toMatchObject({ status: 'failed', error: expect.any(String) });
+    await db.update(materials).set({ status: 'rejected' }).where(eq(materials.id, photos[0]!));
+    expect((await task()).materials.find((m: { id: string }) => m.id === photos[0]).file_url).toBeNull();
+    await db.update(tasks).set({ status: 'failed', failureType: 'system_error' }).where(eq(tasks.id, id));
+    expect(await task()).toMatchObject({ status: 'failed', failure_type: 'system_error' });
+    // Each language gets its own answer.
+    const ru = (await get(boris.token, '/api/v1/content/tasks', 'ru')).json().data.find((row: { id: string }) => row.id === id);
+    expect(ru.outputs[0].error).not.toBe((await task()).outputs[0].error);
+  }, 60_000);
+
+  it('moves one seller’s version once per statement, and no one else’s', async () => {
+    const db = t.app.database.db;
+    const annaBefore = await contentVersion(db, anna.id);
+    const borisBefore = await contentVersion(db, boris.id);
+    await db.insert(assets).values(
+      ['PRODUCT', 'POSTER', 'POSTER'].map((category) => ({
+        userId: anna.id,
+        contentModule: 'PRODUCT_IMAGE',
+        category,
+        storageKey: `assets/${anna.id}/${crypto.randomUUID()}.jpg`,
+        fileType: 'image/jpeg',
+        width: 1,
+        height: 1,
+        byteSize: 1,
+      })),
+    );
+    expect(await contentVersion(db, anna.id)).toBe(annaBefore + 1);
+    expect(await contentVersion(db, boris.id)).toBe(borisBefore);
+    // Another seller's list is never another's answer.
+    expect((await get(boris.token, '/api/v1/content/assets?material_category=POSTER')).json().data).toEqual([]);
+    expect(await db.select().from(contentVersions).where(eq(contentVersions.userId, anna.id))).toHaveLength(1);
+  });
+});
+
+describe('ListAnswers', () => {
+  it('gives an answer back only at its version and while fresh', () => {
+    let now = 0;
+    const answers = new ListAnswers(1000, 10, () => now);
+    answers.set('a', 3, '{"a":1}');
+    expect(answers.get('a', 3)).toBe('{"a":1}');
+    expect(answers.get('a', 4)).toBeNull();
+    // A stale version is dropped for good.
+    expect(answers.get('a', 3)).toBeNull();
+    answers.set('a', 4, 'x');
+    now = 1001;
+    expect(answers.get('a', 4)).toBeNull();
+  });
+
+  it('drops the least recently used past its size', () => {
+    const answers = new ListAnswers(60_000, 2);
+    answers.set('a', 1, 'A');
+    answers.set('b', 1, 'B');
+    expect(answers.get('a', 1)).toBe('A');
+    answers.set('c', 1, 'C');
+    expect(answers.get('b', 1)).toBeNull();
+    expect(answers.get('a', 1)).toBe('A');
+    expect(answers.size).toBe(2);
+  });
+});
