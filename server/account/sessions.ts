@@ -3,7 +3,7 @@
 // signing out, changing or resetting a password ends sessions at once.
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { sessions, users } from '../db/schema';
+import { contentVersions, sessions, users } from '../db/schema';
 import { prepared } from '../db/prepared';
 import { signJwt, verifyJwt } from './jwt';
 
@@ -85,14 +85,16 @@ export async function authenticate(
   db: Database,
   key: Uint8Array,
   token: string,
-): Promise<{ user: UserRow; session: SessionRow } | null> {
+): Promise<{ user: UserRow; session: SessionRow; contentVersion: number } | null> {
   const claims = tokenClaims(key, token);
   if (!claims) return null;
+  // The seller's content version comes along (list answers check it), in the same round trip.
   const query = prepared(db, 'live_session', (d) =>
     d
-      .select({ user: users, session: sessions })
+      .select({ user: users, session: sessions, contentVersion: sql<number>`coalesce(${contentVersions.version}, 0)::int8`.mapWith(Number) })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(contentVersions, eq(contentVersions.userId, sessions.userId))
       .where(
         and(
           eq(sessions.id, sql.placeholder('sid')),

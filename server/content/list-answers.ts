@@ -79,9 +79,16 @@ export function listAnswersOf(db: Database): ListAnswers {
  * else `build`'s, kept. The version is read before building, so an answer is never kept under a
  * version newer than what it shows.
  */
-export async function listAnswer(db: Database, userId: string, key: string, build: () => Promise<unknown>): Promise<string> {
+export async function listAnswer(
+  db: Database,
+  userId: string,
+  key: string,
+  build: () => Promise<unknown>,
+  /** The version when this request has already read it (with its session). */
+  knownVersion: number | null = null,
+): Promise<string> {
   const answers = listAnswersOf(db);
-  const version = await contentVersion(db, userId);
+  const version = knownVersion ?? (await contentVersion(db, userId));
   const full = `${userId}|${key}`;
   const kept = answers.get(full, version);
   if (kept !== null) return kept;

@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null;
     session: SessionRow | null;
+    /** The seller's content version as read with the session on this request; null if not read. */
+    contentVersion: number | null;
   }
 }
 
@@ -80,6 +82,7 @@ export const authPlugin = fp(
     app.decorate('signingKey', key);
     app.decorateRequest('user', null);
     app.decorateRequest('session', null);
+    app.decorateRequest('contentVersion', null);
     const memory = app.database.kind === 'pglite' ? sessionMemory() : null;
     app.decorate('forgetSessions', () => memory?.clear());
 
@@ -93,6 +96,8 @@ export const authPlugin = fp(
       if (!found) return false;
       request.user = found.user;
       request.session = found.session;
+      // Read with the session just now, or not at all when the session came from memory.
+      request.contentVersion = remembered ? null : found.contentVersion;
       return true;
     };
     app.decorate('requireUser', async (request: FastifyRequest) => {

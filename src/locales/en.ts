@@ -507,6 +507,7 @@ const en: TranslationShape = {
   },
   history: {
     offline: 'No network: showing what was loaded {{date}}. It will refresh when the connection is back.',
+    refresh: 'Refresh',
     retryLoad: 'Try again',
     tasks: {
       empty: 'No tasks yet. Create your first one in the workspace.',

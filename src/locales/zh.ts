@@ -507,6 +507,7 @@ const zh: TranslationShape = {
   },
   history: {
     offline: '无网络：显示的是 {{date}} 加载的内容，网络恢复后会自动刷新。',
+    refresh: '刷新',
     retryLoad: '重试',
     tasks: {
       empty: '还没有任务。去工作台创建第一个任务吧。',

@@ -13,6 +13,8 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
+-- Outputs are inserted with their task (one statement), whose insert already moves the version;
+-- their outcomes are updates.
 CREATE FUNCTION "bump_content_versions_of_tasks"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO content_versions AS v (user_id, version)
@@ -29,5 +31,4 @@ CREATE TRIGGER "assets_updated_version" AFTER UPDATE ON "assets" REFERENCING NEW
 CREATE TRIGGER "assets_deleted_version" AFTER DELETE ON "assets" REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "materials_updated_version" AFTER UPDATE ON "materials" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "materials_deleted_version" AFTER DELETE ON "materials" REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
-CREATE TRIGGER "task_outputs_inserted_version" AFTER INSERT ON "task_outputs" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions_of_tasks();--> statement-breakpoint
 CREATE TRIGGER "task_outputs_updated_version" AFTER UPDATE ON "task_outputs" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions_of_tasks();

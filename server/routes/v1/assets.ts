@@ -47,7 +47,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
           data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
           meta: { total, total_pages: Math.ceil(total / page_size), page },
         };
-      });
+      }, request.contentVersion);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -120,7 +120,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           data: await Promise.all(rows.map((row) => publicTask(row, details, app.storage, request.locale))),
           meta: { total, total_pages: Math.ceil(total / page_size), page },
         };
-      });
+      }, request.contentVersion);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -3,7 +3,8 @@
 // streamed by the server), deleted, edited or made again; any one opens in a preview. Offline,
 // the last loaded pages are shown, marked as such, and refresh when the network returns.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { IonButton, IonSpinner } from '@ionic/react';
+import { IonButton } from '@ionic/react';
+import { Spinner } from '../../components/Spinner';
 import { cloudOfflineOutline, downloadOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
@@ -208,7 +209,7 @@ export default function MaterialPage() {
       <div className="material-bottom">
         {packing ? (
           <p className="material-bottom__progress" role="status" data-testid="packing">
-            <IonSpinner name="crescent" /> {t('history.material.packaging', { total: packing.total })}
+            <Spinner /> {t('history.material.packaging', { total: packing.total })}
             {packing.received > 0 ? ` · ${t('history.material.received', { size: formatBytes(packing.received, currentLocale()) })}` : ''}
           </p>
         ) : null}

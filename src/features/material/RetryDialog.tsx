@@ -2,7 +2,8 @@
 // every 5 s; the new result is shown when it is made and the retry finishes 20 s later, when the
 // lists reload. The dialog stays until the retry has finished or failed.
 import { useEffect, useRef, useState } from 'react';
-import { IonButton, IonSpinner } from '@ionic/react';
+import { IonButton } from '@ionic/react';
+import { Spinner } from '../../components/Spinner';
 import { useTranslation } from 'react-i18next';
 import type { Asset } from '../../../contract/assets';
 import { Dialog } from '../../components/Dialog';
@@ -51,7 +52,7 @@ export function RetryDialog({ asset, onFinished, onClose }: { asset: Asset; onFi
       <h2 id="retry-title">{t('history.material.retryDialog.title')}</h2>
       {step.step === 'sending' || step.step === 'waiting' ? (
         <p className="retry__status" role="status">
-          <IonSpinner name="crescent" /> {t('history.material.retryDialog.waiting')}
+          <Spinner /> {t('history.material.retryDialog.waiting')}
         </p>
       ) : null}
       {result ? (

@@ -97,7 +97,7 @@ export default function TaskHistoryPage() {
     <HomeLayout title={title} testId="task-history">
       <div className="history__head">
         <h1>{title}</h1>
-        <IonButton fill="clear" size="small" onClick={() => void refresh()} aria-label={t('history.retryLoad')} disabled={!online}>
+        <IonButton fill="clear" size="small" onClick={() => void refresh()} aria-label={t('history.refresh')} disabled={!online}>
           <Icon icon={refreshOutline} />
         </IonButton>
       </div>
