@@ -5,7 +5,7 @@
 // read again unchanged (a refresh, a poll, the task-updated event on other devices) then costs
 // that read instead of five queries and building the answer.
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { localWriteCount, type Database } from '../db/client';
 import { prepared } from '../db/prepared';
 import { contentVersions } from '../db/schema';
 
@@ -64,6 +64,31 @@ export class ListAnswers {
 
 const answersByDatabase = new WeakMap<Database, ListAnswers>();
 
+/** On the embedded database: each seller's version as last read, and the write count before it. */
+const versionsByDatabase = new WeakMap<Database, Map<string, { version: number; writes: number }>>();
+const MAX_VERSIONS = 10_000;
+
+/**
+ * The seller's content version. On the embedded database it is read again only when something
+ * has been written since it was last read (counted before reading, so a write that lands during
+ * the read is never missed); on PostgreSQL, always.
+ */
+async function currentVersion(db: Database, userId: string): Promise<number> {
+  const writes = localWriteCount(db);
+  if (writes === null) return contentVersion(db, userId);
+  let versions = versionsByDatabase.get(db);
+  if (!versions) {
+    versions = new Map();
+    versionsByDatabase.set(db, versions);
+  }
+  const known = versions.get(userId);
+  if (known && known.writes === writes) return known.version;
+  const version = await contentVersion(db, userId);
+  if (versions.size >= MAX_VERSIONS) versions.clear();
+  versions.set(userId, { version, writes });
+  return version;
+}
+
 /** The kept answers of one database's lists (several apps on one database share them). */
 export function listAnswersOf(db: Database): ListAnswers {
   let answers = answersByDatabase.get(db);
@@ -88,7 +113,7 @@ export async function listAnswer(
   knownVersion: number | null = null,
 ): Promise<string> {
   const answers = listAnswersOf(db);
-  const version = knownVersion ?? (await contentVersion(db, userId));
+  const version = knownVersion ?? (await currentVersion(db, userId));
   const full = `${userId}|${key}`;
   const kept = answers.get(full, version);
   if (kept !== null) return kept;

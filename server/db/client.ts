@@ -23,11 +23,24 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 /** Any number; it only has to be the same for every SoleStudio node migrating one database. */
 const MIGRATION_LOCK_KEY = 727_001;
 
+const localWrites = new WeakMap<Database, () => number>();
+
+/**
+ * On the embedded database, a count that moves whenever anything may have been written (this
+ * process is its only writer); null on PostgreSQL, which other processes write too.
+ */
+export function localWriteCount(db: Database): number | null {
+  return localWrites.get(db)?.() ?? null;
+}
+
 /** Wraps an open PGlite instance (used directly by tests restoring a snapshot). */
 export async function fromPglite(client: PGlite, onClose?: () => void): Promise<DatabaseHandle> {
   const [{ drizzle }, { preparedPglite }] = await Promise.all([import('drizzle-orm/pglite'), import('./pglite-prepared')]);
+  const prepared = preparedPglite(client);
+  const db = drizzle({ client: prepared as unknown as PGlite, schema }) as unknown as Database;
+  localWrites.set(db, prepared.writes);
   return {
-    db: drizzle({ client: preparedPglite(client) as PGlite, schema }) as unknown as Database,
+    db,
     kind: 'pglite',
     async close() {
       try {

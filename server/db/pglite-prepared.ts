@@ -20,15 +20,25 @@ interface Statement {
 
 type QueryRunner = Pick<PGlite, 'query'>;
 
-export type PreparedPglite = Pick<PGlite, 'query' | 'transaction'>;
+export type PreparedPglite = Pick<PGlite, 'query' | 'transaction'> & {
+  /**
+   * How many statements other than plain SELECTs (and transactions) have finished through this
+   * database's clients. This process is the embedded database's only writer, so while the count
+   * stands still nothing in the database has changed.
+   */
+  writes(): number;
+};
+
+/** Statements that only read. */
+const READ_ONLY = /^\s*select\b/i;
 
 /** Named statements live as long as the database session, so they are kept per PGlite. */
-const sessions = new WeakMap<PGlite, { statements: Map<string, Statement>; named: number }>();
+const sessions = new WeakMap<PGlite, { statements: Map<string, Statement>; named: number; writes: number }>();
 
 export function preparedPglite(pglite: PGlite, { maxStatements = MAX_STATEMENTS } = {}): PreparedPglite {
   let session = sessions.get(pglite);
   if (!session) {
-    session = { statements: new Map(), named: 0 };
+    session = { statements: new Map(), named: 0, writes: 0 };
     sessions.set(pglite, session);
   }
   const { statements } = session;
@@ -76,10 +86,18 @@ export function preparedPglite(pglite: PGlite, { maxStatements = MAX_STATEMENTS 
     return results<T>(replies, (type) => options?.parsers?.[type] ?? pglite.parsers[type], options?.rowMode);
   };
 
+  const counted = async <T>(text: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } finally {
+      if (!READ_ONLY.test(text)) session.writes += 1;
+    }
+  };
+
   const query = (fallback: QueryRunner, locked: (fn: () => Promise<unknown>) => Promise<unknown>) =>
     async function query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-      if (!PREPARABLE.test(text) || options?.blob) return fallback.query<T>(text, params, options);
-      return (await locked(() => run<T>(text, params, options))) as Results<T>;
+      if (!PREPARABLE.test(text) || options?.blob) return counted(text, () => fallback.query<T>(text, params, options));
+      return counted(text, async () => (await locked(() => run<T>(text, params, options))) as Results<T>);
     };
 
   return {
@@ -87,14 +105,15 @@ export function preparedPglite(pglite: PGlite, { maxStatements = MAX_STATEMENTS 
       await pglite._checkReady();
       return pglite._runExclusiveTransaction(() => pglite._runExclusiveQuery(fn));
     }),
+    writes: () => session.writes,
     transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
-      return pglite.transaction((tx) => {
+      return counted('COMMIT', () => pglite.transaction((tx) => {
         const inTransaction = query(tx, (fn) => {
           if (tx.closed) throw new Error('Transaction is closed');
           return pglite._runExclusiveQuery(fn);
         });
         return callback({ ...tx, query: inTransaction, get closed() { return tx.closed; } });
-      });
+      }));
     },
   };
 }

@@ -101,6 +101,29 @@ describe('preparedPglite', () => {
     expect((await client.query(sandal, ['sandal'])).rows).toEqual([{ name: 'sandal' }]);
   });
 
+  it('counts every finished statement that may write, failed ones and transactions too, and no reads', async () => {
+    const client = preparedPglite(pglite);
+    const other = preparedPglite(pglite);
+    const start = client.writes();
+    await client.query('SELECT name FROM items WHERE id > $1', [0]);
+    await client.query('  select count(*) FROM items');
+    expect(client.writes()).toBe(start);
+    await client.query('UPDATE items SET stock = stock WHERE id = $1', [1]);
+    expect(client.writes()).toBe(start + 1);
+    await client.query('WITH changed AS (UPDATE items SET stock = stock WHERE id = $1 RETURNING id) SELECT id FROM changed', [1]);
+    await client.query('CREATE TABLE IF NOT EXISTS counted (body text)');
+    await client.query('UPDATE items SET stock = -1 WHERE id = $1', [1]).catch(() => undefined);
+    expect(client.writes()).toBe(start + 4);
+    // A transaction: its statements, then its end.
+    await client.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      await tx.query('UPDATE items SET stock = stock WHERE id = $1', [2]);
+    });
+    expect(client.writes()).toBe(start + 6);
+    // Every client of one database shares the count.
+    expect(other.writes()).toBe(client.writes());
+  });
+
   it('never interleaves a query with another caller’s transaction', async () => {
     const client = preparedPglite(pglite);
     const read = 'SELECT stock FROM items WHERE name = $1';
