@@ -51,7 +51,7 @@ describe('session record', () => {
 });
 
 describe('schema versions', () => {
-  it('upgrades a version 1 database (session only) to version 2, keeping the session', async () => {
+  it('upgrades a version 1 database (session only) to the current version, keeping the session', async () => {
     const name = `migrate-${Math.random()}`;
     const first = new Dexie(name);
     first.version(1).stores({ session: 'id' });
@@ -59,7 +59,7 @@ describe('schema versions', () => {
     first.close();
 
     const upgraded = open(name);
-    expect(upgraded.verno).toBe(2);
+    expect(upgraded.verno).toBe(3);
     expect((await readSessionRecord(upgraded))?.token).toBe('token-v1');
     await upgraded.drafts.put({ contentType: 'video', page: 1, slots: {}, shoeParams: { heelHeight: 4 }, styles: null, updatedAt: 2 });
     await upgraded.photos.put({
@@ -76,5 +76,21 @@ describe('schema versions', () => {
     const photo = await upgraded.photos.get('p1');
     expect(new Uint8Array(photo!.bytes)).toEqual(new Uint8Array([0xff, 0xd8, 0xff]));
     expect((await upgraded.drafts.get('video'))?.shoeParams).toEqual({ heelHeight: 4 });
+    // Version 3: the history lists kept for offline, by seller.
+    await upgraded.lists.put({ key: 'user-1:tasks', userId: 'user-1', value: { tasks: [] }, savedAt: 3 });
+    expect(await upgraded.lists.where('userId').equals('user-1').count()).toBe(1);
+  });
+
+  it('takes a version 2 database (drafts and the outbox) to version 3, keeping its drafts', async () => {
+    const name = `migrate-${Math.random()}`;
+    const second = new Dexie(name);
+    second.version(2).stores({ session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey' });
+    await second.table('drafts').put({ contentType: 'product', page: 2, slots: {}, shoeParams: {}, styles: { picked: true }, updatedAt: 1 });
+    second.close();
+
+    const upgraded = open(name);
+    expect(upgraded.verno).toBe(3);
+    expect((await upgraded.drafts.get('product'))?.styles).toEqual({ picked: true });
+    expect(await upgraded.lists.count()).toBe(0);
   });
 });
