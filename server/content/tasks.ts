@@ -202,6 +202,10 @@ async function insertChargedTask(
         "creativeScene" text, view text, engine text, cost integer)
     ), job AS (
       INSERT INTO jobs (kind, task_id) SELECT 'generate', task.id FROM task
+    ), version AS (
+      -- The seller's history lists show the new task (the other task changes move it by trigger).
+      INSERT INTO content_versions AS v (user_id, version) SELECT ${userId}, 1 FROM task
+      ON CONFLICT (user_id) DO UPDATE SET version = v.version + 1
     )
     SELECT task.id, task.status, task.cost, wallet.total_tokens AS balance FROM task, wallet`);
   return (result as unknown as { rows: ChargedTask[] }).rows[0];

@@ -67,6 +67,7 @@ describe('kept list answers', () => {
   it('shows a task’s every change: its status, an output’s outcome, a photo turned away', async () => {
     const db = t.app.database.db;
     const photos = await uploadViews(t, boris.token);
+    const listedBefore = await get(boris.token, '/api/v1/content/tasks');
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/v1/content/generate',
@@ -75,6 +76,9 @@ describe('kept list answers', () => {
     });
     expect(created.statusCode).toBe(200);
     const id = created.json().data.id as string;
+    // A new task is in the list at once, even though the list was answered just before.
+    expect(listedBefore.json().data.some((row: { id: string }) => row.id === id)).toBe(false);
+    expect((await get(boris.token, '/api/v1/content/tasks')).json().data[0].id).toBe(id);
     // The worker is held off this task, so only the changes below move it.
     await db.update(tasks).set({ status: 'processing' }).where(eq(tasks.id, id));
     await db.execute(sql`DELETE FROM jobs WHERE task_id = ${id}`);
