@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { IonButton } from '@ionic/react';
 import { Spinner } from '../../components/Spinner';
-import { cloudOfflineOutline, downloadOutline } from 'ionicons/icons';
+import { downloadOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -16,8 +16,9 @@ import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
 import { deleteAssets, listAssets, prepareDownload } from '../../content/api';
 import { downloadOne, fetchWithProgress, formatBytes, saveBlob } from '../../content/download';
+import { OfflineCopyBanner } from '../../content/OfflineCopyBanner';
 import { loadList } from '../../content/lists';
-import { formatDateTime, materialActionProblem, toggleAll, type MaterialAction } from '../../content/rules';
+import { materialActionProblem, toggleAll, type MaterialAction } from '../../content/rules';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
 import { onTaskUpdated } from '../../lib/app-events';
@@ -174,11 +175,7 @@ export default function MaterialPage() {
       <div className="history__head">
         <h1>{title}</h1>
       </div>
-      {offlineSince !== null ? (
-        <p className="history__banner history__banner--offline" role="status" data-testid="history-offline">
-          <Icon icon={cloudOfflineOutline} /> {t('history.offline', { date: formatDateTime(new Date(offlineSince).toISOString()) })}
-        </p>
-      ) : null}
+      <OfflineCopyBanner savedAt={offlineSince} />
       <nav className="material-nav" aria-label={t('history.material.sectionNav')}>
         {MATERIAL_SECTIONS.map((section) => (
           <a key={section} href={`#material-${section}`} onClick={(event) => {

@@ -5,7 +5,7 @@
 // loaded list, marked as such.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { IonButton } from '@ionic/react';
-import { cloudOfflineOutline, refreshOutline } from 'ionicons/icons';
+import { refreshOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import type { PageMeta } from '../../../contract/envelope';
@@ -14,8 +14,9 @@ import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
 import { listTasks } from '../../content/api';
+import { OfflineCopyBanner } from '../../content/OfflineCopyBanner';
 import { loadList, saveList } from '../../content/lists';
-import { appendPage, formatDateTime, hasMorePages, viewAction } from '../../content/rules';
+import { appendPage, hasMorePages, viewAction } from '../../content/rules';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
 import { onTaskUpdated } from '../../lib/app-events';
@@ -101,11 +102,7 @@ export default function TaskHistoryPage() {
           <Icon icon={refreshOutline} />
         </IonButton>
       </div>
-      {offlineSince !== null ? (
-        <p className="history__banner history__banner--offline" role="status" data-testid="history-offline">
-          <Icon icon={cloudOfflineOutline} /> {t('history.offline', { date: formatDateTime(new Date(offlineSince).toISOString()) })}
-        </p>
-      ) : null}
+      <OfflineCopyBanner savedAt={offlineSince} />
       {failure && !list ? (
         <div className="history__banner history__banner--offline" role="alert">
           <span>

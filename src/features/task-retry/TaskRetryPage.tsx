@@ -5,7 +5,7 @@
 // accepted the page waits 7 s and returns to the workspace.
 import { useEffect, useState } from 'react';
 import { IonButton } from '@ionic/react';
-import { arrowBackOutline, cloudOfflineOutline, cloudUploadOutline } from 'ionicons/icons';
+import { arrowBackOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
@@ -18,8 +18,9 @@ import { loadContentConfig } from '../../capture/api/content-config';
 import { CameraDialog } from '../../capture/CameraDialog';
 import { startRetryDraft } from '../../capture/drafts';
 import { PhotoSlot } from '../../capture/PhotoSlot';
+import { UploadBanner } from '../../capture/UploadBanner';
 import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
-import { outboxRunAtom, startUploads, waitingUploadsAtom } from '../../capture/uploads';
+import { outboxRunAtom, startUploads } from '../../capture/uploads';
 import { useDraftPhotos } from '../../capture/useDraftPhotos';
 import { Icon } from '../../components/Icon';
 import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
@@ -60,7 +61,6 @@ export default function TaskRetryPage() {
   const [leaving, setLeaving] = useState(false);
   const [outOfTokens, setOutOfTokens] = useState<{ total: number; balance: number } | null>(null);
   const outboxRuns = useAtomValue(outboxRunAtom);
-  const waiting = useAtomValue(waitingUploadsAtom);
   const online = useAtomValue(onlineAtom);
   const balance = useAtomValue(balanceAtom);
 
@@ -181,12 +181,7 @@ export default function TaskRetryPage() {
       {loading.state === 'ready' && retry ? (
         <>
           <p>{t('history.retry.lead')}</p>
-          {waiting > 0 ? (
-            <p className={`task__banner${online ? '' : ' task__banner--offline'}`} role="status" data-testid="upload-banner">
-              <Icon icon={online ? cloudUploadOutline : cloudOfflineOutline} />
-              {online ? t('task.uploadingCount', { count: waiting }) : t('task.waiting', { count: waiting })}
-            </p>
-          ) : null}
+          <UploadBanner />
           <ul className="task__slots">
             {SHOE_VIEWS.map((view) => {
               const kept = retry.kept.find((k) => k.view === view);

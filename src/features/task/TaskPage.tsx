@@ -6,7 +6,7 @@
 // so a task added on a train is sent once, by itself, when the network returns.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { IonButton } from '@ionic/react';
-import { arrowBackOutline, cameraOutline, cloudOfflineOutline, cloudUploadOutline, informationCircleOutline } from 'ionicons/icons';
+import { arrowBackOutline, cameraOutline, cloudOfflineOutline, informationCircleOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import type { CategoryOffer } from '../../../contract/content';
 import {
@@ -38,6 +38,7 @@ import { ViewIllustration } from '../../capture/ViewIllustration';
 import { CameraDialog } from '../../capture/CameraDialog';
 import { loadDraft, saveShoeParams, savePage, saveStyles, saveWarnings } from '../../capture/drafts';
 import { PhotoSlot } from '../../capture/PhotoSlot';
+import { UploadBanner } from '../../capture/UploadBanner';
 import { useDraftPhotos } from '../../capture/useDraftPhotos';
 import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
 import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
@@ -50,7 +51,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { StylesStep } from './StylesStep';
 import { heldPhoto } from '../../capture/held';
 import { verifyAngle } from '../../capture/api/verify-angle';
-import { outboxRunAtom, startUploads, waitingUploadsAtom } from '../../capture/uploads';
+import { outboxRunAtom, startUploads } from '../../capture/uploads';
 import type { ShoeParams } from '../../offline/db';
 import '../../capture/task-page.css';
 import './task.css';
@@ -97,7 +98,6 @@ export default function TaskPage() {
   const [camera, setCamera] = useState<ShoeView[] | null>(null);
   const [params, setParams] = useState<Record<string, string>>({});
   const outboxRuns = useAtomValue(outboxRunAtom);
-  const waiting = useAtomValue(waitingUploadsAtom);
   const online = useAtomValue(onlineAtom);
   const batchInput = useRef<HTMLInputElement>(null);
   const balance = useAtomValue(balanceAtom);
@@ -293,12 +293,7 @@ export default function TaskPage() {
         </button>
         <h1>{title}</h1>
       </div>
-      {waiting > 0 ? (
-        <p className={`task__banner${online ? '' : ' task__banner--offline'}`} role="status" data-testid="upload-banner">
-          <Icon icon={online ? cloudUploadOutline : cloudOfflineOutline} />
-          {online ? t('task.uploadingCount', { count: waiting }) : t('task.waiting', { count: waiting })}
-        </p>
-      ) : null}
+      <UploadBanner />
 
       {onPage2 ? (
         <>

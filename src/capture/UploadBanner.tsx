@@ -1,0 +1,20 @@
+// How many photos are still on their way: uploading, or waiting for the network.
+import { cloudOfflineOutline, cloudUploadOutline } from 'ionicons/icons';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '../components/Icon';
+import { onlineAtom } from '../lib/store';
+import { waitingUploadsAtom } from './uploads';
+
+export function UploadBanner() {
+  const { t } = useTranslation();
+  const waiting = useAtomValue(waitingUploadsAtom);
+  const online = useAtomValue(onlineAtom);
+  if (waiting === 0) return null;
+  return (
+    <p className={`task__banner${online ? '' : ' task__banner--offline'}`} role="status" data-testid="upload-banner">
+      <Icon icon={online ? cloudUploadOutline : cloudOfflineOutline} />
+      {online ? t('task.uploadingCount', { count: waiting }) : t('task.waiting', { count: waiting })}
+    </p>
+  );
+}
