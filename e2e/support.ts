@@ -13,6 +13,15 @@ export async function waitForServiceWorker(page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
+/**
+ * Starts watching for a toast before the step that causes it, and resolves once it has been on
+ * screen. An event toast stays 6 s: a one-output task can finish, and its toast come and go,
+ * while the page is still busy elsewhere (the 7 s before the workspace after a submission).
+ */
+export function toastShown(page: Page, text: string, timeout: number): Promise<void> {
+  return page.getByTestId('toast').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout });
+}
+
 export async function openDrawer(page: Page) {
   await activePage(page).getByTestId('menu-button').click();
   await expect(page.getByTestId('drawer')).toBeVisible();
