@@ -145,17 +145,19 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
 
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
     const auth = { authorization: `Bearer ${token}` };
-    const inSlots = async () =>
+    // The draft and the outbox as IndexedDB holds them, to compare with the server and to explain a failure.
+    const stored = async () =>
       page.evaluate(
         () =>
-          new Promise<Record<string, string | undefined>>((resolve, reject) => {
+          new Promise<{ slots: Record<string, { materialId?: string; state: string; jobId?: string }>; outbox: unknown[] }>((resolve, reject) => {
             const open = indexedDB.open('solestudio');
             open.onerror = () => reject(open.error);
             open.onsuccess = () => {
-              const read = open.result.transaction('drafts').objectStore('drafts').get('product');
-              read.onsuccess = () => {
-                const slots = (read.result?.slots ?? {}) as Record<string, { materialId?: string }>;
-                resolve(Object.fromEntries(Object.entries(slots).map(([view, slot]) => [view, slot.materialId])));
+              const read = open.result.transaction(['drafts', 'outbox']);
+              const draft = read.objectStore('drafts').get('product');
+              const jobs = read.objectStore('outbox').getAll();
+              read.oncomplete = () => {
+                resolve({ slots: draft.result?.slots ?? {}, outbox: (jobs.result as Record<string, unknown>[]).map(({ draft: _, ...job }) => job) });
                 open.result.close();
               };
               read.onerror = () => reject(read.error);
@@ -170,7 +172,9 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
         if (p >= (body.meta?.total_pages ?? 1)) return all;
       }
     };
-    const slots = await inSlots();
+    const device = await stored();
+    const slots = Object.fromEntries(Object.entries(device.slots).map(([view, slot]) => [view, slot.materialId]));
+    expect(Object.values(slots).every(Boolean), `seed ${seed}: every uploaded slot knows its material\n${JSON.stringify(device, null, 1)}`).toBe(true);
     const wanted = new Set(Object.values(slots));
     expect(Object.keys(slots).sort(), `seed ${seed}`).toEqual([...SIX].sort());
     // Deletions of replaced photos are jobs of their own: wait until the server has settled.
