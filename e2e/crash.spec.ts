@@ -33,7 +33,7 @@ test('a tab killed right after a shot is stored still sends the photo once the t
         transaction.addEventListener('complete', () => {
           if (!window.__holdAfterPhotoStored) return;
           window.__holdAfterPhotoStored = false;
-          console.log('photo stored');
+          console.warn('photo stored');
           const until = Date.now() + 30_000;
           while (Date.now() < until) {
             // The renderer is crashed meanwhile.
