@@ -235,9 +235,11 @@ test('a batch photo in the wrong slot moves to the right one, and the server fil
   for (const view of ['right_45', 'bottom']) {
     await expect(task.getByTestId(`slot-${view}`)).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
   }
-  // Every placement was filed under its view: the two first uploads, the move, and the swap.
-  const views = (await materialsOnServer(page)).filter((m) => m.status === 'uploaded').map((m) => m.view);
-  expect(views.sort()).toEqual(['bottom', 'bottom', 'right_45', 'right_45', 'right_side']);
+  // Every placement was filed under its view, and each upload filed under a view its photo left
+  // is deleted from the server: what remains is one photo per filled slot.
+  await expect
+    .poll(async () => (await materialsOnServer(page)).map((m) => `${m.view}:${m.status}`).sort(), { timeout: 30_000 })
+    .toEqual(['bottom:uploaded', 'right_45:uploaded']);
 });
 
 test.describe('a full device', () => {

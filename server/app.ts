@@ -20,6 +20,7 @@ import { authPlugin } from './plugins/auth';
 import { mailPlugin } from './plugins/mail';
 import { storagePlugin } from './plugins/storage';
 import { generationPlugin } from './plugins/generation';
+import { materialSweepPlugin } from './plugins/material-sweep';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
 import { assetRoutes } from './routes/v1/assets';
@@ -81,6 +82,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(mailPlugin);
   await app.register(storagePlugin);
   await app.register(generationPlugin);
+  await app.register(materialSweepPlugin);
 
   // Routes.
   await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });

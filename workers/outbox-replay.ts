@@ -2,7 +2,7 @@
 // in IndexedDB. The same outbox and lock as the page (src/offline), so whichever runs first sends
 // a photo and the other finds nothing to do.
 import { db, readSessionRecord } from '../src/offline/db';
-import { OUTBOX_LOCK, runOutbox, waitingJobs, wakeQueued, type RunResult } from '../src/offline/outbox';
+import { OUTBOX_LOCK, queueStrandedPhotos, runOutbox, waitingJobs, wakeQueued, type RunResult } from '../src/offline/outbox';
 import { fetchTransport } from '../src/offline/transport';
 
 export { OUTBOX_SYNC_TAG } from '../src/offline/outbox';
@@ -10,6 +10,8 @@ export { OUTBOX_SYNC_TAG } from '../src/offline/outbox';
 export async function replayUploads(origin: string, { wake = false } = {}): Promise<RunResult | null> {
   const session = await readSessionRecord();
   if (!session) return null;
+  // A page killed before this build may have left photos with no upload: queue them first.
+  await queueStrandedPhotos(db).catch(() => 0);
   if (wake) await wakeQueued(db);
   const transport = fetchTransport({ origin, token: async () => session.token, locale: () => session.locale ?? 'ru' });
   return navigator.locks

@@ -57,6 +57,8 @@ const envSchema = z.object({
   /** Set to offer generative creative-scene videos from the AI service. */
   AI_VIDEO_MODEL: z.string().min(1).optional(),
   AI_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(180),
+  /** Days a photo no task uses is kept (a retake, a deleted photo, a draft never sent) before it is deleted. */
+  MATERIAL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -88,6 +90,7 @@ export interface Config {
   ffmpegPath: string | undefined;
   /** The remote AI engine, when AI_BASE_URL is set. */
   ai: AiOptions | null;
+  materialRetentionDays: number;
 }
 
 export interface AiOptions {
@@ -164,5 +167,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           timeoutMs: e.AI_TIMEOUT_S * 1000,
         }
       : null,
+    materialRetentionDays: e.MATERIAL_RETENTION_DAYS,
   };
 }

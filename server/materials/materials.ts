@@ -122,15 +122,44 @@ export async function listOwn(db: Database, userId: string, page: number, pageSi
   return { rows, total: total?.n ?? 0 };
 }
 
-/** Deletes the seller's material and its stored file; false when there is no such material. */
-export async function deleteOwn(db: Database, storage: ObjectStorage, userId: string, id: string): Promise<boolean> {
+/** A material no task of its seller uses (a task's photos are kept as long as the task). */
+const UNUSED = sql`NOT EXISTS (SELECT 1 FROM tasks
+  WHERE tasks.user_id = materials.user_id AND tasks.material_ids @> jsonb_build_array(materials.id::text))`;
+
+/**
+ * Deletes the seller's material and its stored file, unless a task uses it: `missing` when there
+ * is no such material, `in_use` when a task keeps it.
+ */
+export async function deleteOwn(db: Database, storage: ObjectStorage, userId: string, id: string): Promise<'deleted' | 'in_use' | 'missing'> {
   const [deleted] = await db
     .delete(materials)
-    .where(and(eq(materials.id, id), eq(materials.userId, userId)))
+    .where(and(eq(materials.id, id), eq(materials.userId, userId), UNUSED))
     .returning({ storageKey: materials.storageKey });
-  if (!deleted) return false;
-  await storage.delete(deleted.storageKey);
-  return true;
+  if (deleted) {
+    await storage.delete(deleted.storageKey);
+    return 'deleted';
+  }
+  return (await findOwn(db, userId, id)) ? 'in_use' : 'missing';
+}
+
+/** Materials one pass of the sweep deletes at most. */
+const SWEEP_BATCH = 500;
+
+/**
+ * Deletes every material registered before `before` that no task uses, with its stored file
+ * (photos replaced or deleted after they had gone up, drafts never sent); how many it deleted.
+ */
+export async function sweepUnusedMaterials(db: Database, storage: ObjectStorage, before: Date): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await db
+      .delete(materials)
+      .where(sql`${materials.id} IN (SELECT id FROM materials WHERE created_at < ${before.toISOString()} AND ${UNUSED} LIMIT ${SWEEP_BATCH})`)
+      .returning({ storageKey: materials.storageKey });
+    for (const row of rows) await storage.delete(row.storageKey);
+    deleted += rows.length;
+    if (rows.length < SWEEP_BATCH) return deleted;
+  }
 }
 
 /** The material as the API shows it, with a time-limited address once uploaded. */

@@ -4,7 +4,7 @@
 import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
 import { db, retryDraftKey, type DraftKey, type DraftRecord, type PhotoRecord, type RetryOf, type ShoeParams } from '../offline/db';
-import { enqueueUpload } from '../offline/outbox';
+import { abandonUpload, enqueueUpload } from '../offline/outbox';
 
 let persistenceAsked = false;
 
@@ -51,7 +51,11 @@ function isQuotaError(error: unknown): boolean {
   return name === 'QuotaExceededError' || inner === 'QuotaExceededError';
 }
 
-/** Stores a photo in its slot and queues its upload, replacing what the slot held. */
+/**
+ * Stores a photo in its slot and queues its upload, replacing what the slot held (taken off the
+ * server too if it had gone up), all in one transaction: a tab killed at any moment leaves either
+ * the old slot or the new photo with its upload, never a photo nothing will send.
+ */
 export async function putPhoto(contentType: DraftKey, view: ShoeView, photo: CompressedPhoto): Promise<PhotoRecord> {
   askForPersistence();
   const record: PhotoRecord = {
@@ -70,26 +74,26 @@ export async function putPhoto(contentType: DraftKey, view: ShoeView, photo: Com
       const previous = draft.slots[view];
       if (previous) {
         await db.photos.delete(previous.photoId);
-        if (previous.jobId) await db.outbox.delete(previous.jobId);
+        await abandonUpload(db, contentType, previous);
       }
       await db.photos.put(record);
       draft.slots[view] = { photoId: record.id, state: 'stored' };
       draft.updatedAt = Date.now();
       await db.drafts.put(draft);
+      await enqueueUpload(db, contentType, view, record.id);
     });
   } catch (error) {
     if (isQuotaError(error)) throw new StorageFullError();
     throw error;
   }
-  await enqueueUpload(db, contentType, view, record.id);
   return record;
 }
 
 /**
  * Moves a slot's photo to another slot (batch photos land in order and the seller puts them
  * right); a photo already there moves the other way. The server filed each upload under its old
- * view, so a moved photo is queued again under the new one; a job still in flight finishes on its
- * own and its material is simply never used.
+ * view, so a moved photo is queued again under the new one and the old material is deleted (a job
+ * still in flight finishes on its own and then deletes its material).
  */
 export async function movePhoto(contentType: DraftKey, from: ShoeView, to: ShoeView): Promise<void> {
   if (from === to) return;
@@ -98,10 +102,7 @@ export async function movePhoto(contentType: DraftKey, from: ShoeView, to: ShoeV
     const source = draft?.slots[from];
     if (!draft || !source) return;
     const target = draft.slots[to];
-    for (const slot of [source, target]) {
-      const job = slot?.jobId ? await db.outbox.get(slot.jobId) : undefined;
-      if (job && job.state !== 'running') await db.outbox.delete(job.id);
-    }
+    for (const slot of [source, target]) await abandonUpload(db, contentType, slot);
     const moved = [{ view: to, photoId: source.photoId }];
     draft.slots[to] = { photoId: source.photoId, state: 'stored' };
     if (target) {
@@ -119,13 +120,14 @@ export async function movePhoto(contentType: DraftKey, from: ShoeView, to: ShoeV
   });
 }
 
+/** Deletes a slot's photo, with its upload (and its material, if it had gone up). */
 export async function removePhoto(contentType: DraftKey, view: ShoeView): Promise<void> {
   await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
     const draft = await db.drafts.get(contentType);
     const slot = draft?.slots[view];
     if (!draft || !slot) return;
     await db.photos.delete(slot.photoId);
-    if (slot.jobId) await db.outbox.delete(slot.jobId);
+    await abandonUpload(db, contentType, slot);
     delete draft.slots[view];
     draft.updatedAt = Date.now();
     await db.drafts.put(draft);

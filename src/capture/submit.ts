@@ -1,9 +1,10 @@
 // Sending a task (SPEC §4 task submission, DESIGN §3): the task goes into the outbox behind its
 // photos' uploads and the draft starts over; online, the page waits a moment for the server's
 // answer so a refusal (no tokens, a photo refused) is shown at once and the draft comes back.
+import type { ShoeView } from '../../contract/enums';
 import type { ContentConfigEntry } from '../../contract/selection';
 import { db, type DraftRecord, type GenerateJob } from '../offline/db';
-import { enqueueTask, restoreTask } from '../offline/outbox';
+import { UnsendablePhotoError, enqueueTask, restoreTask } from '../offline/outbox';
 import { processUploads } from './uploads';
 
 /** SPEC §9: the wait after a task (or a retry) is added, before the workspace. */
@@ -20,7 +21,9 @@ export type SubmitOutcome =
   /** Offline, or its photos are still on their way: the outbox will send it. */
   | { kind: 'queued' }
   /** The server refused it: the draft is back as it was. */
-  | { kind: 'refused'; status: number; message: string; draft: DraftRecord | undefined };
+  | { kind: 'refused'; status: number; message: string; draft: DraftRecord | undefined }
+  /** It never reached the outbox (a photo with no upload, the device's storage failing): the draft is as it was. */
+  | { kind: 'failed'; view?: ShoeView };
 
 export interface SubmitInput {
   draft: DraftRecord;
@@ -30,8 +33,25 @@ export interface SubmitInput {
 }
 
 export async function submitTask({ draft, config, total, outputs }: SubmitInput, waitMs = ANSWER_WAIT_MS): Promise<SubmitOutcome> {
-  const job = await enqueueTask(db, draft, { contentConfig: config, total, outputs });
+  let job: GenerateJob;
+  try {
+    job = await enqueueTask(db, draft, { contentConfig: config, total, outputs });
+  } catch (error) {
+    console.warn('The task could not be queued', error);
+    return { kind: 'failed', view: error instanceof UnsendablePhotoError ? error.view : undefined };
+  }
   void processUploads();
+  try {
+    return await answer(job, waitMs);
+  } catch (error) {
+    // The task is in the outbox; only reading its progress failed.
+    console.warn('Waiting for the task’s answer failed', error);
+    return { kind: 'queued' };
+  }
+}
+
+/** The server's answer to a queued task, or `queued` when it does not come in time. */
+async function answer(job: GenerateJob, waitMs: number): Promise<SubmitOutcome> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const current = (await db.outbox.get(job.id)) as GenerateJob | undefined;

@@ -3,7 +3,7 @@
 // (a Web Lock shared with the service worker); the outbox's leases guard the rest.
 import { atom } from 'jotai';
 import { db, readSessionRecord } from '../offline/db';
-import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, runOutbox, waitingJobs, waitingUploads, wakeQueued, type RunObserver } from '../offline/outbox';
+import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, queueStrandedPhotos, runOutbox, waitingJobs, waitingUploads, wakeQueued, type RunObserver } from '../offline/outbox';
 import { fetchTransport } from '../offline/transport';
 import { currentLocale } from '../lib/i18n';
 import { store } from '../lib/store';
@@ -104,5 +104,8 @@ export function startUploads(): void {
     if (document.visibilityState === 'visible') wake();
   });
   void purgeDone(db).catch(() => {});
-  void processUploads();
+  // Photos an older build stored without queueing them (the tab killed in between) go too.
+  void queueStrandedPhotos(db)
+    .catch((error: unknown) => console.warn('Queueing stranded photos failed', error))
+    .finally(() => void processUploads());
 }

@@ -148,7 +148,16 @@ export interface GenerateJob extends JobBase {
   taskId?: string;
 }
 
-export type OutboxJob = UploadJob | GenerateJob;
+/**
+ * Deletes a material the seller no longer wants (a photo replaced, moved or deleted after it had
+ * gone up). The server keeps a material a task uses, and a material already gone counts as deleted.
+ */
+export interface DeleteJob extends JobBase {
+  kind: 'delete';
+  materialId: string;
+}
+
+export type OutboxJob = UploadJob | GenerateJob | DeleteJob;
 
 /** The last answer of a list the seller has loaded (task history, a material section), by seller. */
 export interface ListRecord {

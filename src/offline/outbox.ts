@@ -1,13 +1,14 @@
 // The outbox (DESIGN §3): every photo becomes an `upload` job in IndexedDB that is worked until
-// the server holds it, and every submitted task a `generate` job that waits behind its photos'
-// uploads, by the page and by the service worker alike. A job is claimed with a lease inside a
+// the server holds it, every submitted task a `generate` job that waits behind its photos'
+// uploads, and every photo the seller replaced or deleted after it had gone up a `delete` job
+// that takes its material off the server, by the page and by the service worker alike. A job is claimed with a lease inside a
 // transaction, so two runners never work the same job; its id is the Idempotency-Key, so a replay
 // never makes a second material or a second task (nor a second charge). Network errors and 5xx
 // wait and retry with backoff; a 4xx ends the job with the server's message, shown on its slot
 // (or its queued task) until the seller retries.
 import type { UpdateSpec } from 'dexie';
 import type { ShoeView } from '../../contract/enums';
-import type { AppDatabase, DraftKey, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotState, TaskRequest, UploadJob } from './db';
+import type { AppDatabase, DeleteJob, DraftKey, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './db';
 
 export class TransportError extends Error {
   constructor(
@@ -28,6 +29,8 @@ export interface UploadTransport {
   put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
   /** POST /api/v1/content/generate with `job.id` as Idempotency-Key; the server's task id. */
   generate(job: GenerateJob, materialIds: string[]): Promise<{ taskId: string }>;
+  /** DELETE /api/v1/materials/{job.materialId}. */
+  remove(job: DeleteJob): Promise<void>;
 }
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
@@ -102,6 +105,85 @@ export async function enqueueUpload(
   return job;
 }
 
+/** Queues the deletion of a material the server holds for a photo the seller no longer wants. */
+async function enqueueDelete(database: AppDatabase, draftKey: DraftKey, materialId: string, now: number): Promise<void> {
+  const job: DeleteJob = {
+    id: crypto.randomUUID(),
+    kind: 'delete',
+    draftKey,
+    materialId,
+    state: 'queued',
+    attempts: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await database.outbox.add(job);
+}
+
+/**
+ * Lets go of a slot's upload when its photo is replaced, moved or deleted (call it inside the
+ * transaction that changes the slot): a job not yet running is dropped, and a material the server
+ * already holds for it is queued for deletion. A running job is left to finish: its runner then
+ * finds nobody wants it and deletes what it made (see `work`).
+ */
+export async function abandonUpload(database: AppDatabase, draftKey: DraftKey, slot: SlotRecord | undefined, now = Date.now()): Promise<void> {
+  const job = slot?.jobId ? await database.outbox.get(slot.jobId) : undefined;
+  if (!slot || job?.state === 'running') return;
+  if (job) await database.outbox.delete(job.id);
+  const materialId = slot.materialId ?? (job?.kind === 'upload' ? job.materialId : undefined);
+  if (materialId) await enqueueDelete(database, draftKey, materialId, now);
+}
+
+/** Whether a draft's slot or a queued task still carries this upload. */
+async function wanted(database: AppDatabase, job: UploadJob): Promise<boolean> {
+  const draft = await database.drafts.get(job.draftKey);
+  if (draft?.slots[job.view]?.jobId === job.id) return true;
+  const others = await database.outbox.where('draftKey').equals(job.draftKey).toArray();
+  return others.some((other) => other.kind === 'generate' && other.task.photos.some((photo) => photo.uploadJobId === job.id));
+}
+
+/**
+ * Queues every draft photo that has no upload: a draft written by an older build, which stored the
+ * photo and queued its upload in two steps, may have been cut between them (the tab was killed).
+ * A photo the server already holds gets a finished job carrying its material, any other a new
+ * upload. Run at start-up by the page and the service worker; returns how many slots it queued.
+ */
+export async function queueStrandedPhotos(database: AppDatabase, now = Date.now()): Promise<number> {
+  return database.transaction('rw', database.drafts, database.photos, database.outbox, async () => {
+    let queued = 0;
+    for (const draft of await database.drafts.toArray()) {
+      for (const [view, slot] of Object.entries(draft.slots) as [ShoeView, SlotRecord | undefined][]) {
+        if (!slot || (slot.jobId && (await database.outbox.get(slot.jobId)))) continue;
+        if (!(await database.photos.get(slot.photoId))) continue;
+        queued += 1;
+        if (slot.state !== 'uploaded' || !slot.materialId) {
+          await enqueueUpload(database, draft.contentType, view, slot.photoId, now);
+          continue;
+        }
+        const job: UploadJob = {
+          id: crypto.randomUUID(),
+          kind: 'upload',
+          draftKey: draft.contentType,
+          view,
+          photoId: slot.photoId,
+          materialId: slot.materialId,
+          state: 'done',
+          attempts: 0,
+          nextAttemptAt: now,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await database.outbox.add(job);
+        await database.drafts.update(draft.contentType, (stored) => {
+          stored.slots[view] = { ...slot, jobId: job.id };
+        });
+      }
+    }
+    return queued;
+  });
+}
+
 /**
  * Takes the next due job, or one whose runner vanished, under a lease. An `exclusive` caller
  * holds the outbox's Web Lock, so a job still marked running belongs to a runner that is gone
@@ -115,7 +197,7 @@ async function claim(database: AppDatabase, now: number, exclusive: boolean, min
     );
     let job: OutboxJob | undefined;
     for (const candidate of due) {
-      if (candidate.kind === 'upload' || (await readiness(database, candidate, now)) === 'ready') {
+      if (candidate.kind !== 'generate' || (await readiness(database, candidate, now)) === 'ready') {
         job = candidate;
         break;
       }
@@ -210,14 +292,42 @@ async function settleFailure(database: AppDatabase, job: OutboxJob, error: unkno
   return 'failed' as const;
 }
 
+/** Deletes a material; one already gone, or kept by the server because a task uses it, counts as done. */
+async function remove(database: AppDatabase, transport: UploadTransport, job: DeleteJob, now: () => number, observer: RunObserver) {
+  try {
+    await transport.remove(job);
+  } catch (error) {
+    if (!(error instanceof TransportError && (error.status === 404 || error.status === 409))) {
+      return settleFailure(database, job, error, now, observer);
+    }
+  }
+  await database.outbox.update(job.id, { state: 'done', leaseUntil: undefined, updatedAt: now() });
+  return 'done' as const;
+}
+
+/**
+ * An upload's photo while the upload is still wanted. One whose photo the seller has replaced,
+ * moved or deleted is ended instead, and what it has made on the server is queued for deletion.
+ * Once `finished` (the bytes are up), a wanted job ends too and its slot shows the material.
+ */
+async function unlessAbandoned(database: AppDatabase, job: UploadJob, now: () => number, finished = false): Promise<PhotoRecord | undefined> {
+  return database.transaction('rw', database.drafts, database.photos, database.outbox, async () => {
+    const materialId = ((await database.outbox.get(job.id)) as UploadJob | undefined)?.materialId ?? job.materialId;
+    const photo = await database.photos.get(job.photoId);
+    const keep = photo && (await wanted(database, job)) ? photo : undefined;
+    if (keep && !finished) return keep;
+    await database.outbox.update(job.id, { state: 'done', leaseUntil: undefined, updatedAt: now() });
+    if (keep) await setSlot(database, job.draftKey, job.view, job.id, { state: 'uploaded', materialId });
+    else if (materialId) await enqueueDelete(database, job.draftKey, materialId, now());
+    return keep;
+  });
+}
+
 async function work(database: AppDatabase, transport: UploadTransport, job: OutboxJob, now: () => number, observer: RunObserver) {
   if (job.kind === 'generate') return submit(database, transport, job, now, observer);
-  const photo = await database.photos.get(job.photoId);
-  if (!photo) {
-    // The seller deleted the photo: nothing is left to send.
-    await database.outbox.update(job.id, { state: 'done', updatedAt: now() });
-    return 'done' as const;
-  }
+  if (job.kind === 'delete') return remove(database, transport, job, now, observer);
+  const photo = await unlessAbandoned(database, job, now);
+  if (!photo) return 'done' as const;
   const slot = async (changes: Parameters<typeof setSlot>[4]) => {
     await setSlot(database, job.draftKey, job.view, job.id, changes);
     observer.onChange?.(job);
@@ -243,8 +353,9 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
         throw error;
       }
     }
-    await database.outbox.update(job.id, { state: 'done', leaseUntil: undefined, updatedAt: now() });
-    await slot({ state: 'uploaded', materialId: current.materialId });
+    // The seller may have replaced the photo while it went up.
+    await unlessAbandoned(database, current, now, true);
+    observer.onChange?.(job);
     return 'done' as const;
   } catch (error) {
     return settleFailure(database, job, error, now, observer, slot);
@@ -323,10 +434,13 @@ export async function runOutbox(
  * server has closed the old material (and the seller may have fixed the photo since).
  */
 export async function retryJob(database: AppDatabase, jobId: string, now = Date.now()): Promise<OutboxJob | undefined> {
-  const job = await database.outbox.get(jobId);
-  if (!job || job.state !== 'failed' || job.kind !== 'upload') return undefined;
-  await database.outbox.delete(jobId);
-  return enqueueUpload(database, job.draftKey, job.view, job.photoId, now);
+  return database.transaction('rw', database.outbox, database.drafts, async () => {
+    const job = await database.outbox.get(jobId);
+    if (!job || job.state !== 'failed' || job.kind !== 'upload') return undefined;
+    await database.outbox.delete(jobId);
+    if (job.materialId) await enqueueDelete(database, job.draftKey, job.materialId, now);
+    return enqueueUpload(database, job.draftKey, job.view, job.photoId, now);
+  });
 }
 
 /** The network is back or the app is in front again: every waiting photo is due now. */
@@ -348,6 +462,14 @@ export function waitingUploads(database: AppDatabase): Promise<number> {
     .count();
 }
 
+/** A slot with no upload to wait for: the task cannot be sent until the seller retakes or retries it. */
+export class UnsendablePhotoError extends Error {
+  constructor(readonly view: ShoeView) {
+    super(`The ${view} photo has no upload`);
+    this.name = 'UnsendablePhotoError';
+  }
+}
+
 /**
  * Submits a draft's task through the outbox: the job carries the request and the draft as it was,
  * and the draft starts over in the same transaction, so the seller may begin the next shoe while
@@ -359,7 +481,7 @@ export async function enqueueTask(database: AppDatabase, draft: DraftRecord, tas
     const stored = await database.drafts.get(draft.contentType);
     const current = { ...draft, slots: stored?.slots ?? draft.slots };
     const photos = Object.entries(current.slots).map(([view, slot]) => {
-      if (!slot?.jobId) throw new Error(`The ${view} photo has no upload`);
+      if (!slot?.jobId) throw new UnsendablePhotoError(view as ShoeView);
       return { view: view as ShoeView, photoId: slot.photoId, uploadJobId: slot.jobId };
     });
     // A retry sends the accepted photos the seller has not replaced along with the new ones.
@@ -420,13 +542,14 @@ export async function restoreTask(database: AppDatabase, jobId: string, now = Da
   });
 }
 
-/** Gives up a queued or refused task: its photos and uploads go with it. */
-export async function discardTask(database: AppDatabase, jobId: string): Promise<void> {
+/** Gives up a queued or refused task: its photos and uploads go with it, off the server too. */
+export async function discardTask(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
   await database.transaction('rw', database.outbox, database.photos, async () => {
     const job = await database.outbox.get(jobId);
     if (!job || job.kind !== 'generate' || job.state === 'running' || job.state === 'done') return;
     await database.photos.bulkDelete(job.task.photos.map((photo) => photo.photoId));
-    await database.outbox.bulkDelete([jobId, ...job.task.photos.map((photo) => photo.uploadJobId)]);
+    await database.outbox.delete(jobId);
+    for (const photo of job.task.photos) await abandonUpload(database, job.draftKey, { photoId: photo.photoId, state: 'stored', jobId: photo.uploadJobId }, now);
   });
 }
 
@@ -450,11 +573,19 @@ export async function resendTask(database: AppDatabase, jobId: string, now = Dat
     });
 }
 
-/** Finished jobs a day old are forgotten. */
+/**
+ * Finished jobs a day old are forgotten (and deletions the server refused for good: its own sweep
+ * takes those materials), except uploads a draft or a queued task still carries.
+ */
 export async function purgeDone(database: AppDatabase, now = Date.now()): Promise<void> {
-  await database.outbox
-    .where('state')
-    .equals('done')
-    .filter((job) => job.updatedAt < now - 24 * 60 * 60_000)
-    .delete();
+  await database.transaction('rw', database.outbox, database.drafts, async () => {
+    const carried = new Set<string>();
+    for (const draft of await database.drafts.toArray()) for (const slot of Object.values(draft.slots)) if (slot?.jobId) carried.add(slot.jobId);
+    for (const job of await database.outbox.toArray()) if (job.kind === 'generate') for (const photo of job.task.photos) carried.add(photo.uploadJobId);
+    await database.outbox
+      .where('state')
+      .anyOf('done', 'failed')
+      .filter((job) => job.updatedAt < now - 24 * 60 * 60_000 && !carried.has(job.id) && (job.state === 'done' || job.kind === 'delete'))
+      .delete();
+  });
 }

@@ -3,7 +3,7 @@
 // seller's language, the envelope's message on failure, 60 s for the bytes (SPEC §7). In the page
 // the bytes go through XMLHttpRequest, whose upload events give the slot its progress; fetch has
 // none, so the service worker (which has no XMLHttpRequest) sends them without.
-import type { GenerateJob, PhotoRecord, UploadJob } from './db';
+import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './db';
 import { TransportError, type UploadTransport } from './outbox';
 
 export const UPLOAD_TIMEOUT_MS = 60_000;
@@ -56,28 +56,21 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       throw new TransportError(0, error instanceof Error ? error.message : 'network');
     }
   };
-  /** A JSON POST to the API with the session, the language and the job's id as Idempotency-Key. */
-  const post = async (path: string, key: string, body: unknown) => {
+  /** A call to the API with the session and the language. */
+  const api = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
     const bearer = await token();
     if (!bearer) throw new TransportError(401, 'not signed in');
     const response = await call(
       path,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'accept-language': locale(),
-          authorization: `Bearer ${bearer}`,
-          'idempotency-key': key,
-        },
-        body: JSON.stringify(body),
-      },
+      { method, headers: { accept: 'application/json', 'accept-language': locale(), authorization: `Bearer ${bearer}`, ...headers }, body },
       CALL_TIMEOUT_MS,
     );
     if (!response.ok) throw await failure(response);
     return (await response.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
   };
+  /** A JSON POST with the job's id as Idempotency-Key. */
+  const post = (path: string, key: string, body: unknown) =>
+    api('POST', path, { 'content-type': 'application/json', 'idempotency-key': key }, JSON.stringify(body));
   return {
     async register(job: UploadJob, photo: PhotoRecord) {
       const body = await post('/api/v1/materials/upload', job.id, {
@@ -99,6 +92,9 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       const taskId = body?.data?.id;
       if (typeof taskId !== 'string') throw new TransportError(502, 'invalid answer');
       return { taskId };
+    },
+    async remove(job: DeleteJob) {
+      await api('DELETE', `/api/v1/materials/${encodeURIComponent(job.materialId)}`);
     },
     async put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void) {
       if (withProgress && progress) return putWithProgress(new URL(url, origin), photo, locale(), progress);

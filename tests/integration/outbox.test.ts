@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppDatabase, type GenerateJob, type PhotoRecord, type UploadJob } from '../../src/offline/db';
 import {
   TransportError,
+  abandonUpload,
   backoffMs,
   discardTask,
   enqueueTask,
@@ -19,6 +20,8 @@ import {
   type UploadTransport,
 } from '../../src/offline/outbox';
 import { fetchTransport } from '../../src/offline/transport';
+import { eq } from 'drizzle-orm';
+import { materials, tasks } from '../../server/db/schema';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
@@ -82,6 +85,12 @@ function transport(fault?: Fault) {
       return fetch(url, init);
     },
   });
+}
+
+/** Whether the server still holds a material. */
+async function onServer(materialId: string) {
+  const [row] = await t.app.database.db.select({ id: materials.id }).from(materials).where(eq(materials.id, materialId));
+  return row !== undefined;
 }
 
 async function serverMaterials() {
@@ -169,7 +178,9 @@ describe('the outbox', () => {
     const again = await retryJob(database, job!.id);
     expect(again?.id).not.toBe(job!.id);
     expect((await database.drafts.get('product'))?.slots.bottom).toMatchObject({ state: 'queued', jobId: again?.id });
-    expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
+    // The new upload, and the deletion of the refused material.
+    expect(await runOutbox(database, transport())).toEqual({ done: 2, failed: 0, retrying: 0 });
+    expect(await onServer((failed as UploadJob).materialId!)).toBe(false);
   });
 
   it('gets a fresh upload URL when the old one has expired', async () => {
@@ -213,6 +224,7 @@ describe('the outbox', () => {
     const watching: UploadTransport = {
       register: (job, photo) => real.register(job, photo),
       generate: (job, ids) => real.generate(job, ids),
+      remove: (job) => real.remove(job),
       async put(url, photo, progress) {
         inFlight += 1;
         most = Math.max(most, inFlight);
@@ -236,6 +248,7 @@ describe('the outbox', () => {
     const halfway: UploadTransport = {
       register: (job, photo) => real.register(job, photo),
       generate: (job, ids) => real.generate(job, ids),
+      remove: (job) => real.remove(job),
       async put(url, photo, progress) {
         progress?.(photo.bytes.byteLength / 2, photo.bytes.byteLength);
         await real.put(url, photo);
@@ -374,9 +387,16 @@ describe('a task in the outbox', () => {
     // A newer draft with photos is never overwritten by a restore.
     await queued(database, ['front']);
     expect(await restoreTask(database, job.id)).toBeUndefined();
+    const uploadedIds = (await database.outbox.bulkGet(job.task.photos.map((photo) => photo.uploadJobId)))
+      .map((upload) => (upload as UploadJob).materialId!)
+      .filter(Boolean);
+    expect(uploadedIds).toHaveLength(5);
     await discardTask(database, job.id);
     expect(await database.outbox.get(job.id)).toBeUndefined();
     expect((await database.photos.toArray()).map((photo) => photo.view)).toEqual(['front']);
+    // Its photos are deleted from the server too (the new draft's photo goes up meanwhile).
+    expect(await runOutbox(database, transport())).toEqual({ done: 6, failed: 0, retrying: 0 });
+    for (const id of uploadedIds) expect(await onServer(id)).toBe(false);
   });
 });
 
@@ -434,5 +454,66 @@ describe('backoff', () => {
     expect(backoffMs(20, () => 0.5)).toBe(300_000);
     expect(backoffMs(1, () => 0)).toBe(1_600);
     expect(backoffMs(1, () => 1)).toBe(2_400);
+  });
+});
+
+describe('photos the seller no longer wants', () => {
+  /** What putPhoto and removePhoto do to a slot: its upload is let go and the slot emptied. */
+  async function dropSlot(database: AppDatabase, view: PhotoRecord['view']) {
+    await database.transaction('rw', database.drafts, database.outbox, async () => {
+      const draft = (await database.drafts.get('product'))!;
+      await abandonUpload(database, 'product', draft.slots[view]);
+      delete draft.slots[view];
+      await database.drafts.put(draft);
+    });
+  }
+
+  it('are deleted from the server once they had gone up, and a deletion replayed counts as done', async () => {
+    const database = open();
+    await queued(database, ['front']);
+    expect(await runOutbox(database, transport())).toMatchObject({ done: 1 });
+    const materialId = (await database.drafts.get('product'))!.slots.front!.materialId!;
+    expect(await onServer(materialId)).toBe(true);
+
+    await dropSlot(database, 'front');
+    // Offline first: the deletion waits in the outbox like an upload.
+    expect(await runOutbox(database, transport(() => new TypeError('Failed to fetch')))).toEqual({ done: 0, failed: 0, retrying: 1 });
+    expect(await onServer(materialId)).toBe(true);
+    await wakeQueued(database);
+    expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect(await onServer(materialId)).toBe(false);
+
+    // The same deletion again (its answer was lost): the server's 404 ends it.
+    await database.transaction('rw', database.outbox, () => abandonUpload(database, 'product', { photoId: 'p', state: 'uploaded', materialId }));
+    expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
+  });
+
+  it('replaced while it goes up: the upload finishes and deletes what it made', async () => {
+    const database = open();
+    const [job] = await queued(database, ['back']);
+    const real = transport();
+    const replacing: UploadTransport = {
+      ...real,
+      async put(url, photo, progress) {
+        await real.put(url, photo, progress);
+        await dropSlot(database, 'back');
+      },
+    };
+    expect(await runOutbox(database, replacing)).toEqual({ done: 2, failed: 0, retrying: 0 });
+    const materialId = ((await database.outbox.get(job!.id)) as UploadJob).materialId!;
+    expect(await onServer(materialId)).toBe(false);
+    expect((await database.drafts.get('product'))?.slots.back).toBeUndefined();
+  });
+
+  it('are kept on the server while a task uses them: the deletion counts as done', async () => {
+    const database = open();
+    const job = await submitted(database);
+    expect(await runOutbox(database, transport())).toEqual({ done: 6, failed: 0, retrying: 0 });
+    const taskId = ((await database.outbox.get(job.id)) as GenerateJob).taskId!;
+    const [task] = await t.app.database.db.select({ materialIds: tasks.materialIds }).from(tasks).where(eq(tasks.id, taskId));
+    const used = task!.materialIds[0]!;
+    await database.transaction('rw', database.outbox, () => abandonUpload(database, 'product', { photoId: 'p', state: 'uploaded', materialId: used }));
+    expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect(await onServer(used)).toBe(true);
   });
 });

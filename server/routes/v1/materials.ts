@@ -92,7 +92,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id',
     {
       schema: {
-        summary: 'Delete a photo and its stored file',
+        summary: 'Delete a photo and its stored file (409 while a task uses it)',
         tags: ['materials'],
         security: [{ bearer: [] }],
         params: materialIdParamsSchema,
@@ -102,9 +102,10 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = currentUser(request);
-      if (!(await deleteOwn(db, app.storage, user.id, request.params.id))) {
-        throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
-      }
+      const outcome = await deleteOwn(db, app.storage, user.id, request.params.id);
+      if (outcome === 'missing') throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      // A task's photos stay as long as the task.
+      if (outcome === 'in_use') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_USE');
       return { code: 200, message: translate(request.locale, 'OK'), data: null };
     },
   );

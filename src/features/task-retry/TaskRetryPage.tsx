@@ -19,6 +19,7 @@ import { CameraDialog } from '../../capture/CameraDialog';
 import { startRetryDraft } from '../../capture/drafts';
 import { PhotoSlot } from '../../capture/PhotoSlot';
 import { UploadBanner } from '../../capture/UploadBanner';
+import { UnsendablePhotos, unsendableViews } from '../../capture/UnsendablePhotos';
 import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
 import { outboxRunAtom, startUploads } from '../../capture/uploads';
 import { useDraftPhotos } from '../../capture/useDraftPhotos';
@@ -106,6 +107,7 @@ export default function TaskRetryPage() {
   const config = retry ? retryConfig(retry.contentConfig as ContentConfigEntry[], views) : [];
   const priced = priceOutputs(plannedOutputs(config, views), prices);
   const type = retry?.contentType ?? 'product';
+  const unsendable = unsendableViews(draft);
 
   const send = async () => {
     if (!draft || !retry) return;
@@ -118,10 +120,7 @@ export default function TaskRetryPage() {
       showToast(t('history.retry.params_invalid'), 'error');
       return;
     }
-    if (newViews.some((view) => draft.slots[view]?.state === 'failed')) {
-      showToast(t('task.errors.uploadFailed'), 'error');
-      return;
-    }
+    if (unsendable.length > 0) return;
     if (balance !== null && priced.total > balance) {
       setOutOfTokens({ total: priced.total, balance });
       return;
@@ -129,6 +128,12 @@ export default function TaskRetryPage() {
     setSending(true);
     const typeName = t(`workspace.tiles.${type}.title`);
     const outcome = await submitTask({ draft, config, total: priced.total, outputs: priced.outputs.length });
+    if (outcome.kind === 'failed') {
+      setSending(false);
+      await reload();
+      showToast(outcome.view ? t('task.errors.unsendable', { views: t(`task.views.${outcome.view}`) }) : t('task.errors.submitFailed'), 'error', SUBMIT_TOAST_MS);
+      return;
+    }
     if (outcome.kind === 'refused') {
       setSending(false);
       if (outcome.draft) setDraft(outcome.draft);
@@ -217,8 +222,9 @@ export default function TaskRetryPage() {
               {t('history.retry.leaving')}
             </p>
           ) : null}
+          <UnsendablePhotos views={unsendable} />
           <div className="task__bottom">
-            <IonButton expand="block" onClick={() => void send()} disabled={sending} data-testid="retry-submit">
+            <IonButton expand="block" onClick={() => void send()} disabled={sending || unsendable.length > 0} data-testid="retry-submit">
               {t('history.retry.submit')}
             </IonButton>
           </div>

@@ -39,6 +39,7 @@ import { CameraDialog } from '../../capture/CameraDialog';
 import { loadDraft, saveShoeParams, savePage, saveStyles, saveWarnings } from '../../capture/drafts';
 import { PhotoSlot } from '../../capture/PhotoSlot';
 import { UploadBanner } from '../../capture/UploadBanner';
+import { UnsendablePhotos, unsendableViews } from '../../capture/UnsendablePhotos';
 import { useDraftPhotos } from '../../capture/useDraftPhotos';
 import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
 import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
@@ -209,6 +210,7 @@ export default function TaskPage() {
   const selection = selectionOf(draft?.styles);
   const offers = catalogue.state === 'ready' ? catalogue.offers : [];
   const uploadedViews = SHOE_VIEWS.filter((view) => draft?.slots[view]);
+  const unsendable = unsendableViews(draft);
   const shoeParams: ShoeParamsPayload = Object.fromEntries(
     PARAMS.filter((name) => draft?.shoeParams[name] !== undefined).map((name) => [SERVER_PARAM[name], draft!.shoeParams[name]]),
   );
@@ -227,10 +229,7 @@ export default function TaskPage() {
       showToast(t(`task.errors.${problem}`), 'error');
       return;
     }
-    if (SHOE_VIEWS.some((view) => draft?.slots[view]?.state === 'failed')) {
-      showToast(t('task.errors.uploadFailed'), 'error');
-      return;
-    }
+    if (unsendable.length > 0) return;
     setRemoved([]);
     setSubmission('pending');
     if (navigator.onLine) void refreshBalance().catch(() => {});
@@ -248,6 +247,14 @@ export default function TaskPage() {
     submitting.current = true;
     const typeName = t(`workspace.tiles.${type}.title`);
     const outcome = await submitTask({ draft: { ...draft, styles: selection }, config, total, outputs: outputs.length });
+    if (outcome.kind === 'failed') {
+      // Nothing was queued: the dialog closes and the draft shows what stands in the way.
+      submitting.current = false;
+      setSubmission('none');
+      await reload();
+      showToast(outcome.view ? t('task.errors.unsendable', { views: t(`task.views.${outcome.view}`) }) : t('task.errors.submitFailed'), 'error', SUBMIT_TOAST_MS);
+      return;
+    }
     if (outcome.kind === 'refused') {
       submitting.current = false;
       setSubmission('none');
@@ -336,11 +343,12 @@ export default function TaskPage() {
               {t('task.submit.leaving')}
             </p>
           ) : null}
+          <UnsendablePhotos views={unsendable} />
           <div className="task__bottom">
             <IonButton
               expand="block"
               onClick={addTask}
-              disabled={submission !== 'none' || catalogue.state !== 'ready'}
+              disabled={submission !== 'none' || catalogue.state !== 'ready' || unsendable.length > 0}
               data-testid="task-add"
             >
               {t('task.addTask')}

@@ -1,10 +1,14 @@
 // Slots of a draft on fake-indexeddb: a photo replaces what its slot held, and a photo moved to
-// another slot (or swapped with the one there) is queued again under its new view.
+// another slot (or swapped with the one there) is queued again under its new view. A photo is
+// stored with its upload in one transaction, a draft left with a photo and no upload (by an older
+// build killed between its two steps) is queued at start-up, and a material already on the server
+// for a photo that is replaced, moved or deleted is queued for deletion.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
 import { loadDraft, movePhoto, putPhoto, removePhoto } from '../../../src/capture/drafts';
-import { db, type UploadJob } from '../../../src/offline/db';
+import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
+import { queueStrandedPhotos } from '../../../src/offline/outbox';
 
 function photo(marker: number) {
   return { bytes: new Uint8Array([0xff, 0xd8, 0xff, marker]).buffer, mime: 'image/jpeg' as const, width: 2080, height: 2080 };
@@ -21,6 +25,7 @@ beforeAll(() => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
     await Promise.all([db.drafts.clear(), db.photos.clear(), db.outbox.clear()]);
   });
@@ -70,7 +75,9 @@ describe('draft slots', () => {
     expect(draft.slots.left_side).toMatchObject({ photoId: right.id, state: 'queued' });
     expect(draft.slots.right_side?.warnings).toBeUndefined();
     expect(draft.slots.right_side?.materialId).toBeUndefined();
-    const jobs = (await db.outbox.toArray()) as UploadJob[];
+    const jobs = (await db.outbox.toArray()).filter((job) => job.kind === 'upload') as UploadJob[];
+    // The material filed under the old view is deleted from the server.
+    expect(await deletions()).toEqual(['material-1']);
     expect(jobs.map((job) => [job.view, job.photoId]).sort()).toEqual(
       [
         ['left_side', right.id],
@@ -96,5 +103,94 @@ describe('draft slots', () => {
     expect((await loadDraft('product')).slots.right_45).toBeUndefined();
     expect(await db.photos.get(stored.id)).toBeUndefined();
     expect(await db.outbox.count()).toBe(0);
+  });
+});
+
+/** The materials queued for deletion. */
+async function deletions() {
+  return ((await db.outbox.toArray()).filter((job) => job.kind === 'delete') as DeleteJob[]).map((job) => job.materialId).sort();
+}
+
+/** Marks a slot's photo as on the server, as the outbox does once its upload is done. */
+async function uploaded(view: ShoeView, materialId: string) {
+  const job = await jobFor(view);
+  await db.outbox.update(job!.id, (stored) => void Object.assign(stored, { state: 'done', materialId }));
+  await db.drafts.update('product', (draft) => void (draft.slots[view] = { ...draft.slots[view]!, state: 'uploaded', materialId }));
+}
+
+describe('a photo and its upload', () => {
+  it('are written in one transaction: when queueing fails, the photo is not stored either', async () => {
+    const kept = await putPhoto('product', 'front', photo(1));
+    const keptJob = await jobFor('front');
+    // The upload's job id is already taken, so queueing it fails after the photo was written.
+    const taken: DeleteJob = { id: 'taken', kind: 'delete', draftKey: 'product', materialId: 'm', state: 'done', attempts: 0, nextAttemptAt: 0, createdAt: 0, updatedAt: 0 };
+    await db.outbox.add(taken);
+    const ids = ['new-photo', 'taken'];
+    vi.spyOn(crypto, 'randomUUID').mockImplementation(() => ids.shift() as ReturnType<typeof crypto.randomUUID>);
+    await expect(putPhoto('product', 'front', photo(2))).rejects.toThrow();
+
+    expect(await db.photos.get('new-photo')).toBeUndefined();
+    expect((await loadDraft('product')).slots.front).toMatchObject({ photoId: kept.id, jobId: keptJob!.id, state: 'queued' });
+    expect(await db.photos.get(kept.id)).toBeDefined();
+  });
+
+  it('is queued at start-up when a draft holds a photo with no upload, and only once', async () => {
+    const stranded = await putPhoto('product', 'back', photo(1));
+    const onServer = await putPhoto('product', 'front', photo(2));
+    await uploaded('front', 'material-front');
+    await putPhoto('product', 'left_side', photo(3));
+    // What an older build left when the tab was killed between storing a photo and queueing it,
+    // and an uploaded slot whose finished job was forgotten; a slot whose photo is gone is left.
+    await db.outbox.clear();
+    await db.drafts.update('product', { 'slots.back': { photoId: stranded.id, state: 'stored' } });
+    await db.drafts.update('product', { 'slots.left_side.photoId': 'no-such-photo' });
+
+    expect(await queueStrandedPhotos(db)).toBe(2);
+    const draft = await loadDraft('product');
+    expect(draft.slots.back).toMatchObject({ photoId: stranded.id, state: 'queued', jobId: expect.any(String) });
+    expect(await jobFor('back')).toMatchObject({ kind: 'upload', state: 'queued', photoId: stranded.id, view: 'back' });
+    expect(draft.slots.front).toMatchObject({ photoId: onServer.id, state: 'uploaded', materialId: 'material-front' });
+    expect(await jobFor('front')).toMatchObject({ kind: 'upload', state: 'done', materialId: 'material-front', photoId: onServer.id });
+    expect(await jobFor('left_side')).toBeUndefined();
+
+    expect(await queueStrandedPhotos(db)).toBe(0);
+    expect(await db.outbox.count()).toBe(2);
+  });
+});
+
+describe('a photo that had gone up', () => {
+  it('is deleted from the server when it is replaced, moved or deleted', async () => {
+    await putPhoto('product', 'front', photo(1));
+    await uploaded('front', 'material-1');
+    await putPhoto('product', 'front', photo(2));
+    expect(await deletions()).toEqual(['material-1']);
+
+    await putPhoto('product', 'back', photo(3));
+    await uploaded('back', 'material-2');
+    await movePhoto('product', 'back', 'left_side');
+    expect(await deletions()).toEqual(['material-1', 'material-2']);
+
+    await uploaded('left_side', 'material-3');
+    await removePhoto('product', 'left_side');
+    expect(await deletions()).toEqual(['material-1', 'material-2', 'material-3']);
+  });
+
+  it('is deleted once registered even if its bytes never arrived; a photo never registered needs nothing', async () => {
+    await putPhoto('product', 'front', photo(1));
+    await putPhoto('product', 'front', photo(2));
+    expect(await deletions()).toEqual([]);
+    const registered = await jobFor('front');
+    await db.outbox.update(registered!.id, (job) => void Object.assign(job, { materialId: 'material-pending', attempts: 1 }));
+    await removePhoto('product', 'front');
+    expect(await deletions()).toEqual(['material-pending']);
+  });
+
+  it('leaves a job being sent to its runner, which deletes what it made (see the outbox tests)', async () => {
+    await putPhoto('product', 'front', photo(1));
+    const sending = await jobFor('front');
+    await db.outbox.update(sending!.id, (job) => void Object.assign(job, { state: 'running', materialId: 'material-1' }));
+    await putPhoto('product', 'front', photo(2));
+    expect((await db.outbox.get(sending!.id))?.state).toBe('running');
+    expect(await deletions()).toEqual([]);
   });
 });
