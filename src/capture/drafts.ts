@@ -134,14 +134,23 @@ export async function removePhoto(contentType: DraftKey, view: ShoeView): Promis
   });
 }
 
-export async function saveShoeParams(contentType: DraftKey, shoeParams: ShoeParams): Promise<void> {
-  const draft = await loadDraft(contentType);
-  await db.drafts.put({ ...draft, shoeParams, updatedAt: Date.now() });
+/**
+ * Changes a draft's own fields in one transaction with reading it, so a slot the outbox updated
+ * meanwhile is never written back as it was.
+ */
+async function updateDraft(contentType: DraftKey, changes: Partial<Pick<DraftRecord, 'page' | 'shoeParams' | 'styles'>>): Promise<void> {
+  await db.transaction('rw', db.drafts, async () => {
+    const draft = (await db.drafts.get(contentType)) ?? emptyDraft(contentType);
+    await db.drafts.put({ ...draft, ...changes, updatedAt: Date.now() });
+  });
 }
 
-export async function savePage(contentType: DraftKey, page: 1 | 2): Promise<void> {
-  const draft = await loadDraft(contentType);
-  await db.drafts.put({ ...draft, page, updatedAt: Date.now() });
+export function saveShoeParams(contentType: DraftKey, shoeParams: ShoeParams): Promise<void> {
+  return updateDraft(contentType, { shoeParams });
+}
+
+export function savePage(contentType: DraftKey, page: 1 | 2): Promise<void> {
+  return updateDraft(contentType, { page });
 }
 
 export function photoOf(id: string) {
@@ -160,7 +169,6 @@ export async function saveWarnings(contentType: DraftKey, view: ShoeView, photoI
 }
 
 /** Keeps page 2's choices as the seller leaves them. */
-export async function saveStyles(contentType: DraftKey, styles: unknown): Promise<void> {
-  const draft = await loadDraft(contentType);
-  await db.drafts.put({ ...draft, styles, updatedAt: Date.now() });
+export function saveStyles(contentType: DraftKey, styles: unknown): Promise<void> {
+  return updateDraft(contentType, { styles });
 }

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
-import { loadDraft, movePhoto, putPhoto, removePhoto } from '../../../src/capture/drafts';
+import { loadDraft, movePhoto, putPhoto, removePhoto, savePage, saveShoeParams, saveStyles } from '../../../src/capture/drafts';
 import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
 import { queueStrandedPhotos } from '../../../src/offline/outbox';
 
@@ -192,5 +192,23 @@ describe('a photo that had gone up', () => {
     await putPhoto('product', 'front', photo(2));
     expect((await db.outbox.get(sending!.id))?.state).toBe('running');
     expect(await deletions()).toEqual([]);
+  });
+});
+
+describe("page 2's choices", () => {
+  it('never write back a slot as it was before the outbox changed it', async () => {
+    await putPhoto('product', 'front', photo(1));
+    const { jobId } = (await loadDraft('product')).slots.front!;
+    // The seller turns to page 2, names the shoe's heights and picks styles while the upload ends.
+    const uploaded = db.drafts
+      .where('contentType')
+      .equals('product')
+      .modify((draft) => {
+        draft.slots.front = { ...draft.slots.front!, state: 'uploaded', materialId: 'material-1' };
+      });
+    await Promise.all([savePage('product', 2), saveShoeParams('product', { heelHeight: 3 }), saveStyles('product', { PRODUCT: true }), uploaded]);
+    const draft = await loadDraft('product');
+    expect(draft.slots.front).toMatchObject({ state: 'uploaded', materialId: 'material-1', jobId });
+    expect(draft).toMatchObject({ page: 2, shoeParams: { heelHeight: 3 }, styles: { PRODUCT: true } });
   });
 });
