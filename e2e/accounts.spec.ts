@@ -161,6 +161,9 @@ test('a session ended elsewhere signs this device out on the next start', async 
   await expect(page).toHaveURL(/\/$/);
   expect(await page.evaluate(() => [localStorage.getItem('auth_token'), localStorage.getItem('auth_user')])).toEqual([null, null]);
   await expect.poll(() => sessionRecord(page)).toBeNull();
+  // Signed out, not a password change: nothing claims otherwise.
+  await expect(page.getByTestId('landing-page')).toBeVisible();
+  await expect(page.getByTestId('signed-out-notice')).toHaveCount(0);
 });
 
 test('the same journey in English', async ({ page }) => {
