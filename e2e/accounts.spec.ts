@@ -5,7 +5,9 @@ import { codeIn, linkIn } from '../tests/support/mime';
 import { EN, createVerifiedSeller, mailTo, openLogin, sessionRecord, signIn, uniqueSeller } from './accounts';
 import { activePage, openDrawer } from './support';
 
-test('register, confirm the e-mail, sign in with remember-me, change the password, sign out, sign in again', async ({ page }) => {
+test('register, confirm the e-mail, sign in with remember-me, change the password, sign out, sign in again', async ({ page, browser }) => {
+  // Two phones signing in and out: longer than most journeys on a busy 2-core machine.
+  test.slow();
   const seller = uniqueSeller('anna');
   await page.goto('/');
   await openDrawer(page);
@@ -53,6 +55,12 @@ test('register, confirm the e-mail, sign in with remember-me, change the passwor
   await expect(page.getByTestId('drawer-plan')).toHaveText('Без подписки');
   await expect(page.getByTestId('drawer-expiry')).toHaveText('нет');
 
+  // The same seller on a second phone, which the password change will sign out.
+  const secondPhone = await browser.newContext();
+  const other = await secondPhone.newPage();
+  await other.goto('/');
+  await signIn(other, seller.username, seller.password, { remember: true, firstTime: true });
+
   await page.getByTestId('menu-change-password').click();
   const change = page.getByTestId('change-password-dialog');
   await change.getByLabel('Текущий пароль').fill('Wrong-pass1');
@@ -64,6 +72,22 @@ test('register, confirm the e-mail, sign in with remember-me, change the passwor
   await change.getByRole('button', { name: 'Сменить пароль' }).click();
   await expect(page.getByTestId('toast')).toHaveText('Пароль изменён. На других устройствах потребуется войти заново.');
   await expect(change).toBeHidden();
+
+  // The second phone's next start is refused: it lands on / and is told why, then signs in anew.
+  await other.reload();
+  await expect(other).toHaveURL(/\/$/);
+  const notice = other.getByTestId('signed-out-notice');
+  await expect(notice).toContainText('Вы вышли из аккаунта: пароль был изменён на другом устройстве.');
+  expect(await other.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+  await notice.getByRole('button', { name: 'Войти' }).click();
+  await expect(other.getByTestId('login-dialog')).toBeVisible();
+  await signIn(other, seller.username, 'N3w-secret!', { remember: true, firstTime: false });
+  // Back to / within the same page: signing in has cleared the notice.
+  await activePage(other).getByRole('link', { name: 'SoleStudio — на главную' }).click();
+  await expect(other).toHaveURL(/\/$/);
+  await expect(other.getByTestId('landing-page')).toBeVisible();
+  await expect(other.getByTestId('signed-out-notice')).toHaveCount(0);
+  await secondPhone.close();
 
   await openDrawer(page);
   await page.getByTestId('menu-logout').click();
@@ -137,6 +161,9 @@ test('a session ended elsewhere signs this device out on the next start', async 
   await expect(page).toHaveURL(/\/$/);
   expect(await page.evaluate(() => [localStorage.getItem('auth_token'), localStorage.getItem('auth_user')])).toEqual([null, null]);
   await expect.poll(() => sessionRecord(page)).toBeNull();
+  // Signed out, not a password change: nothing claims otherwise.
+  await expect(page.getByTestId('landing-page')).toBeVisible();
+  await expect(page.getByTestId('signed-out-notice')).toHaveCount(0);
 });
 
 test('the same journey in English', async ({ page }) => {

@@ -2,7 +2,32 @@
 // changelog in the seller's language; a forced update cannot be dismissed.
 import { expect, test, type Page } from '@playwright/test';
 
+/**
+ * Resolves once the app has read /version.json and had a moment to act on it: the check runs a
+ * few seconds after start-up (src/app/main.tsx), so a test that looks sooner proves nothing.
+ */
+async function versionRead(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { versionRead?: Promise<void> }).versionRead !== undefined);
+  await page.evaluate(async () => {
+    await (window as unknown as { versionRead: Promise<void> }).versionRead;
+    // The offer goes from the parsed answer to the store and React in tasks queued after it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}
+
 async function announce(page: Page, version: string, forceUpdate: boolean) {
+  // Notes when the page has read the file's body (the app parses it right after).
+  await page.addInitScript(() => {
+    const json = Response.prototype.json;
+    Response.prototype.json = function (this: Response) {
+      const body = json.call(this);
+      if (new URL(this.url, location.href).pathname === '/version.json') {
+        (window as unknown as { versionRead: Promise<void> }).versionRead = body.then(() => undefined);
+      }
+      return body;
+    };
+  });
   await page.context().route('**/version.json*', (route) =>
     route.fulfill({
       json: {
@@ -18,6 +43,7 @@ async function announce(page: Page, version: string, forceUpdate: boolean) {
 test('a newer version opens the update dialog, which can be postponed', async ({ page }) => {
   await announce(page, '2.1.0', false);
   await page.goto('/');
+  await versionRead(page);
   const dialog = page.getByTestId('update-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Доступна новая версия 2.1.0');
@@ -29,6 +55,7 @@ test('a newer version opens the update dialog, which can be postponed', async ({
 test('accepting the update reloads the app', async ({ page }) => {
   await announce(page, '2.1.0', false);
   await page.goto('/');
+  await versionRead(page);
   await expect(page.getByTestId('update-dialog')).toBeVisible();
   await page.evaluate(() => ((window as unknown as { beforeUpdate: boolean }).beforeUpdate = true));
   await Promise.all([page.waitForEvent('load'), page.getByTestId('update-now').click()]);
@@ -39,6 +66,7 @@ test('the changelog follows the chosen language', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('locale', 'en'));
   await announce(page, '3.0.0', false);
   await page.goto('/');
+  await versionRead(page);
   const dialog = page.getByTestId('update-dialog');
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Version 3.0.0 is available');
   await expect(dialog.getByTestId('update-changelog')).toHaveText('New poster styles.');
@@ -47,6 +75,7 @@ test('the changelog follows the chosen language', async ({ page }) => {
 test('a forced update cannot be dismissed', async ({ page }) => {
   await announce(page, '2.1.0', true);
   await page.goto('/');
+  await versionRead(page);
   const dialog = page.getByTestId('update-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('update-later')).toHaveCount(0);
@@ -61,6 +90,6 @@ test('the same version opens no dialog', async ({ page }) => {
   await announce(page, '2.0.0', true);
   await page.goto('/');
   await expect(page.getByTestId('landing-page').getByRole('heading', { level: 1 })).toBeVisible();
-  await page.waitForTimeout(1_000);
+  await versionRead(page);
   await expect(page.getByTestId('update-dialog')).toBeHidden();
 });

@@ -12,6 +12,8 @@ export interface Claims {
   iss: string;
   iat: number;
   exp: number;
+  /** A keyed fingerprint of the password the token was issued under (see sessions.ts). */
+  pwd?: string;
 }
 
 function mac(key: Uint8Array, input: string): Buffer {

@@ -1,6 +1,7 @@
 // Server-side sessions and the bearer tokens that name them. A token is an HS256 JWT carrying
 // the session id; it is good only while its session row is neither revoked nor expired, so
 // signing out, changing or resetting a password ends sessions at once.
+import crypto from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { contentVersions, sessions, users } from '../db/schema';
@@ -29,13 +30,23 @@ function lifetime(rememberMe: boolean) {
   return rememberMe ? SESSION_LIFETIME_MS.long : SESSION_LIFETIME_MS.short;
 }
 
-export function signToken(key: Uint8Array, session: SessionRow): IssuedToken {
+/**
+ * A keyed fingerprint of the seller's password hash, carried in the token: once the password
+ * changes it no longer matches, which tells a session ended by a password change from one that
+ * was signed out. Keyed, it says nothing about the password or its hash.
+ */
+function passwordStamp(key: Uint8Array, passwordHash: string): string {
+  return crypto.createHmac('sha256', key).update(`password:${passwordHash}`).digest('base64url').slice(0, 16);
+}
+
+export function signToken(key: Uint8Array, session: SessionRow, user: Pick<UserRow, 'passwordHash'>): IssuedToken {
   const token = signJwt(key, {
     sub: session.userId,
     sid: session.id,
     iss: ISSUER,
     iat: Math.floor(Date.now() / 1000),
     exp: Math.floor(session.expiresAt.getTime() / 1000),
+    pwd: passwordStamp(key, user.passwordHash),
   });
   return {
     access_token: token,
@@ -107,6 +118,22 @@ export async function authenticate(
   );
   const [row] = await query.execute({ sid: claims.sid, sub: claims.sub, now: new Date() });
   return row ?? null;
+}
+
+/**
+ * Why a token that `authenticate` refused is refused: SESSION_REVOKED when its session was ended
+ * because the seller's password changed after the token was issued, UNAUTHORIZED for anything
+ * else (forged, expired, signed out). Only a token this server signed gets the first answer.
+ */
+export async function refusal(db: Database, key: Uint8Array, token: string): Promise<'SESSION_REVOKED' | 'UNAUTHORIZED'> {
+  const claims = tokenClaims(key, token);
+  if (!claims?.pwd) return 'UNAUTHORIZED';
+  const [row] = await db
+    .select({ revokedAt: sessions.revokedAt, passwordHash: users.passwordHash })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)));
+  return row?.revokedAt && passwordStamp(key, row.passwordHash) !== claims.pwd ? 'SESSION_REVOKED' : 'UNAUTHORIZED';
 }
 
 /** Extends a session by its full lifetime from now (the app does this when it starts). */

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/errors';
-import { authenticate, tokenClaims, type SessionRow, type UserRow } from '../account/sessions';
+import { authenticate, refusal, tokenClaims, type SessionRow, type UserRow } from '../account/sessions';
 import { loadSigningKey } from '../account/secrets';
 
 declare module 'fastify' {
@@ -101,7 +101,11 @@ export const authPlugin = fp(
       return true;
     };
     app.decorate('requireUser', async (request: FastifyRequest) => {
-      if (!(await read(request))) throw new HttpError(401, 'UNAUTHORIZED', 'UNAUTHORIZED');
+      if (await read(request)) return;
+      const token = bearer(request);
+      // A password changed on another device is said as such, so the app can tell the seller why.
+      const reason = token ? await refusal(app.database.db, key, token) : 'UNAUTHORIZED';
+      throw new HttpError(401, reason, reason);
     });
     app.decorate('optionalUser', async (request: FastifyRequest) => {
       await read(request);

@@ -3,7 +3,7 @@
 import type { AccessToken, User } from '../../contract/auth';
 import { currentLocale } from '../lib/i18n';
 import { storeSession, updateStoredSession, type StoredUser } from '../lib/session';
-import { balanceAtom, clearSessionAtom, sessionTokenAtom, store, userAtom } from '../lib/store';
+import { balanceAtom, clearSessionAtom, sessionTokenAtom, signedOutReasonAtom, store, userAtom } from '../lib/store';
 import { getBalance } from './api/get-balance';
 import { logout } from './api/logout';
 import { refreshSession } from './api/session-refresh';
@@ -39,6 +39,7 @@ function initialiseOnce(): void {
 /** After a successful sign-in: keeps the token where remember-me says and starts the session. */
 export async function beginSession(token: AccessToken, user: User): Promise<void> {
   storeSession(token.access_token, stored(user), token.remember_me);
+  store.set(signedOutReasonAtom, null);
   store.set(userAtom, stored(user));
   store.set(sessionTokenAtom, token.access_token);
   await rememberForServiceWorker(token.access_token, user.id);

@@ -5,7 +5,7 @@ import type * as z from 'zod/v4/core';
 import { config as zodConfig, safeParse } from 'zod/v4/core';
 import { isSuccessCode, type FieldErrorShape as FieldError } from '../../contract/status';
 import { currentLocale, i18next } from './i18n';
-import { clearSessionAtom, sessionTokenAtom, store } from './store';
+import { clearSessionAtom, sessionTokenAtom, signedOutReasonAtom, store } from './store';
 
 // Every answer the page parses goes through here. zod would otherwise probe for eval (to compile
 // faster parsers), which the Content-Security-Policy forbids.
@@ -87,7 +87,10 @@ export async function apiRequest<S extends z.$ZodType>(
   const payload: unknown = await response.json().catch(() => undefined);
   const envelope = (payload ?? {}) as { code?: unknown; error?: unknown; message?: unknown; errors?: unknown };
 
-  if (response.status === 401) store.set(clearSessionAtom);
+  if (response.status === 401) {
+    store.set(clearSessionAtom);
+    if (envelope.error === 'SESSION_REVOKED') store.set(signedOutReasonAtom, 'password_changed');
+  }
   if (!response.ok || (envelope.code !== undefined && !isSuccessCode(envelope.code))) {
     const message =
       typeof envelope.message === 'string' && envelope.message && response.status < 500

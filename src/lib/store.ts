@@ -11,6 +11,12 @@ export const userAtom = atom<StoredUser | null>(readStoredUser());
 /** The token balance from the server; null until it has been read. */
 export const balanceAtom = atom<number | null>(null);
 
+/**
+ * Why the server signed this page out, when it said: the password was changed on another device
+ * (401 SESSION_REVOKED). The landing page tells the seller; signing in again clears it.
+ */
+export const signedOutReasonAtom = atom<'password_changed' | null>(null);
+
 /** Signs out locally: forgets the stored token and user here and in IndexedDB. */
 export const clearSessionAtom = atom(null, (_get, set) => {
   clearStoredSession();

@@ -49,6 +49,10 @@ const en: TranslationShape = {
     users: 'More than 50,000 sellers',
     usersNote: 'already create content with SoleStudio',
     start: 'Get started',
+    signedOut: {
+      passwordChanged: 'You were signed out: the password was changed on another device.',
+      dismiss: 'Got it',
+    },
     shoesCard: {
       title: 'For shoe sellers',
       body: 'Six angles in, listing-ready images for Wildberries, Ozon and Amazon out.',

@@ -51,6 +51,10 @@ const ru = {
     users: 'Более 50 000 продавцов',
     usersNote: 'уже создают контент в SoleStudio',
     start: 'Начать',
+    signedOut: {
+      passwordChanged: 'Вы вышли из аккаунта: пароль был изменён на другом устройстве.',
+      dismiss: 'Понятно',
+    },
     shoesCard: {
       title: 'Для продавцов обуви',
       body: 'Шесть ракурсов — и готовые карточки для Wildberries, Ozon и Amazon.',

@@ -49,6 +49,10 @@ const zh: TranslationShape = {
     users: '超过 50,000 位卖家',
     usersNote: '正在使用 SoleStudio 创作内容',
     start: '开始使用',
+    signedOut: {
+      passwordChanged: '您已退出登录：密码已在另一台设备上更改。',
+      dismiss: '知道了',
+    },
     shoesCard: {
       title: '鞋类卖家专属',
       body: '拍六个角度，即得 Wildberries、Ozon 和 Amazon 可直接上架的图片。',

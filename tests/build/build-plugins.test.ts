@@ -53,6 +53,17 @@ describe('readVersionInfo', () => {
     expect(() => readVersionInfo(path.join(dir, 'package.json'), path.join(dir, 'release.json'))).toThrow();
   });
 
+  it('refuses a version below the client baseline, which no client in the field would be offered', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-version-'));
+    fs.writeFileSync(path.join(dir, 'release.json'), JSON.stringify({ forceUpdate: false, changelog: { ru: 'р', en: 'e', zh: '中' } }));
+    const read = (version: string) => {
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ version }));
+      return () => readVersionInfo(path.join(dir, 'package.json'), path.join(dir, 'release.json'));
+    };
+    expect(read('1.9.9')).toThrow(/below the client baseline 2\.0\.0/);
+    expect(read('2.0.0')).not.toThrow();
+  });
+
   it('reads this repository’s release', () => {
     const root = path.resolve(import.meta.dirname, '../..');
     const info = readVersionInfo(path.join(root, 'package.json'), path.join(root, 'release.json'));

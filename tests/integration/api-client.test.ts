@@ -8,7 +8,8 @@ import { okEnvelope } from '../../contract/envelope';
 import { healthSchema } from '../../contract/health';
 import { ApiError, apiRequest, fetchStaticJson } from '../../src/lib/api-client';
 import { initI18n } from '../../src/lib/i18n';
-import { sessionTokenAtom, store } from '../../src/lib/store';
+import { sessionTokenAtom, signedOutReasonAtom, store } from '../../src/lib/store';
+import { SELLER_PASSWORD, signedInSeller } from '../support/sellers';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -42,6 +43,7 @@ afterAll(() => t.close());
 
 beforeEach(async () => {
   store.set(sessionTokenAtom, null);
+  store.set(signedOutReasonAtom, null);
   await initI18n('ru');
 });
 
@@ -81,6 +83,27 @@ describe('apiRequest', () => {
     store.set(sessionTokenAtom, 'expired');
     await expect(apiRequest(`${base}/api/test/unauthorized`, { schema: z.unknown() })).rejects.toMatchObject({ status: 401 });
     expect(store.get(sessionTokenAtom)).toBeNull();
+    // Nothing says why: the landing page stays quiet.
+    expect(store.get(signedOutReasonAtom)).toBeNull();
+  });
+
+  it('remembers that the password was changed on another device when that ended the session', async () => {
+    const seller = await signedInSeller(t, 'olga');
+    const phone = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/auth/login/custom', payload: { username_or_email: 'olga', password: SELLER_PASSWORD } })
+    ).json().data.access_token as string;
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/change-password',
+      headers: { authorization: `Bearer ${seller.token}` },
+      payload: { current_password: SELLER_PASSWORD, new_password: 'N3w-secret!', confirm_password: 'N3w-secret!' },
+    });
+    expect(changed.statusCode).toBe(200);
+
+    store.set(sessionTokenAtom, phone);
+    await expect(apiRequest(`${base}/api/v1/auth/me`, { schema: z.unknown() })).rejects.toMatchObject({ status: 401, code: 'SESSION_REVOKED' });
+    expect(store.get(sessionTokenAtom)).toBeNull();
+    expect(store.get(signedOutReasonAtom)).toBe('password_changed');
   });
 
   it('shows the support message for a server error, not its details', async () => {

@@ -361,14 +361,15 @@ describe('tokens and sessions', () => {
     expect(res.statusCode).toBe(200);
     const next = res.json().data;
     expect(next.remember_me).toBe(true);
-    expect((await me(old)).statusCode).toBe(401);
+    expect((await me(old)).json()).toMatchObject({ code: 401, error: 'UNAUTHORIZED' });
     expect((await me(next.access_token)).statusCode).toBe(200);
   });
 
   it('logout revokes the session', async () => {
     const mine = (await login('frank')).json().data.access_token;
     expect((await call({ method: 'POST', url: '/api/v1/auth/logout', token: mine })).statusCode).toBe(200);
-    expect((await me(mine)).statusCode).toBe(401);
+    // Signed out, not ended by a password change.
+    expect((await me(mine)).json()).toMatchObject({ code: 401, error: 'UNAUTHORIZED' });
     expect((await me(token)).statusCode).toBe(200); // another device stays signed in
   });
 });
@@ -397,7 +398,18 @@ describe('change password', () => {
     });
     expect(changed.statusCode).toBe(200);
     expect((await me(here)).statusCode).toBe(200);
-    expect((await me(elsewhere)).statusCode).toBe(401);
+    // The other device is told why, in its language, and only that.
+    const ended = await call({ method: 'GET', url: '/api/v1/auth/me', token: elsewhere, lang: 'ru' });
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json()).toEqual({
+      code: 401,
+      error: 'SESSION_REVOKED',
+      message: 'Вы вышли из аккаунта: пароль был изменён на другом устройстве. Войдите с новым паролем.',
+    });
+    // A token with an altered signature learns nothing of the kind.
+    const [header, payload, signature] = elsewhere.split('.');
+    const forged = `${header}.${payload}.${signature!.startsWith('A') ? 'B' : 'A'}${signature!.slice(1)}`;
+    expect((await me(forged)).json().error).toBe('UNAUTHORIZED');
     expect((await login('gina')).statusCode).toBe(401);
     expect((await login('gina', 'N3w-secret!')).statusCode).toBe(200);
   });
@@ -455,7 +467,7 @@ describe('forgot password', () => {
       payload: { email: 'kira@shop.example', code, new_password: 'Fresh-start9', confirm_password: 'Fresh-start9' },
     });
     expect(reset.statusCode).toBe(200);
-    expect((await me(token)).statusCode).toBe(401);
+    expect((await me(token)).json()).toMatchObject({ code: 401, error: 'SESSION_REVOKED' });
     expect((await login('kira', 'Fresh-start9')).statusCode).toBe(200);
     // The code was used up.
     const replay = await call({

@@ -1,7 +1,8 @@
 // The request limiter that later routes opt into: counts live in the database, so they hold
 // across API nodes; over the limit a caller gets 429 with a message in their language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count } from 'drizzle-orm';
+import { like } from 'drizzle-orm';
+import { buildApp } from '../../server/app';
 import { rateLimitHits } from '../../server/db/schema';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -35,9 +36,22 @@ describe('rate limits', () => {
     expect((await call('10.0.0.2')).statusCode).toBe(200);
   });
 
-  it('keep their counters in the database', async () => {
-    const [row] = await t.app.database.db.select({ n: count() }).from(rateLimitHits);
-    expect(row?.n).toBeGreaterThanOrEqual(2);
+  it('keep their counters in the database, so every API node counts against one window', async () => {
+    // A second node on the same database: the counts of both add up to one limit per caller.
+    const other = await buildApp({ config: t.app.config, database: t.app.database, logger: false });
+    limited(other);
+    await other.ready();
+    try {
+      const call = (app: TestApp['app']) => app.inject({ method: 'GET', url: '/api/test/limited', remoteAddress: '10.0.0.3' });
+      expect((await call(t.app)).statusCode).toBe(200);
+      expect((await call(other)).statusCode).toBe(200);
+      expect((await call(t.app)).statusCode).toBe(429);
+      expect((await call(other)).statusCode).toBe(429);
+      const [row] = await t.app.database.db.select({ count: rateLimitHits.count }).from(rateLimitHits).where(like(rateLimitHits.key, '%10.0.0.3'));
+      expect(row?.count).toBe(4);
+    } finally {
+      await other.close();
+    }
   });
 
   it('leave routes without a limit alone', async () => {

@@ -171,7 +171,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!user.emailVerifiedAt) throw new HttpError(403, 'EMAIL_NOT_VERIFIED', 'EMAIL_NOT_VERIFIED');
       const session = await createSession(db, user.id, remember_me, request.headers['user-agent']);
-      return ok(request, 'SIGNED_IN', signToken(app.signingKey, session));
+      return ok(request, 'SIGNED_IN', signToken(app.signingKey, session, user));
     },
   );
 
@@ -213,7 +213,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await revokeSession(tx, session.id);
         return createSession(tx, user.id, session.rememberMe, request.headers['user-agent']);
       });
-      return ok(request, 'OK', signToken(app.signingKey, next));
+      return ok(request, 'OK', signToken(app.signingKey, next, user));
     },
   );
 
@@ -231,7 +231,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user, session } = currentUser(request);
       const extended = await extendSession(db, session);
-      return ok(request, 'OK', { ...(signToken(app.signingKey, extended)), user: publicUser(user) });
+      return ok(request, 'OK', { ...(signToken(app.signingKey, extended, user)), user: publicUser(user) });
     },
   );
 

@@ -11,6 +11,7 @@ import { Icon } from '../../components/Icon';
 import { ShoeGlyph } from '../../components/ShoeGlyph';
 import { accountDialogAtom } from '../../components/dialogs';
 import { sessionTokenAtom } from '../../lib/store';
+import { SignedOutNotice } from './SignedOutNotice';
 import './landing.css';
 
 const COMMENTS = ['c1', 'c2', 'c3'] as const;
@@ -21,6 +22,7 @@ export default function LandingPage() {
   const signedIn = useAtomValue(sessionTokenAtom) !== null;
   return (
     <PublicLayout title="" testId="landing-page">
+      <SignedOutNotice />
       <section className="hero" aria-labelledby="hero-title">
         <div className="hero__text">
           <h1 id="hero-title">{t('landing.title')}</h1>
