@@ -37,8 +37,7 @@ export async function createTestApp(
     dataDir,
     databaseUrl: database.url,
     async close() {
-      await app.close();
-      await database.close();
+      await app.close(); // closes the database too
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
