@@ -5,9 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
+import type { Client as PgClient } from 'pg';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { lockDirectory } from './lock';
+import { retryDelayMs } from '../../contract/backoff';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -15,6 +17,12 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: LISTEN on `channel` over a dedicated connection that reconnects when it
+   * drops. `onNotice` gets each NOTIFY's payload; `onResume` is told when a dropped connection is
+   * back (notices sent meanwhile are lost). Returns a function that stops listening.
+   */
+  listen?(channel: string, onNotice: (payload: string) => void, onResume: (droppedAt: Date) => void): () => Promise<void>;
 }
 
 /** Beside this module: server/db/migrations in the sources, dist-server/migrations when built. */
@@ -95,6 +103,61 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
     db: drizzle({ client: pool, schema }) as unknown as Database,
     kind: 'postgres',
     close: () => pool.end(),
+    listen: (channel, onNotice, onResume) => listenOn(pg.Client, url, channel, onNotice, onResume),
+  };
+}
+
+const RECONNECT = { firstMs: 250, longestMs: 10_000, jitter: 0.2 };
+
+function listenOn(
+  Client: typeof PgClient,
+  url: string,
+  channel: string,
+  onNotice: (payload: string) => void,
+  onResume: (droppedAt: Date) => void,
+): () => Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let current: PgClient | null = null;
+  let stopped = false;
+  let droppedAt: Date | null = null;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const drop = (client: PgClient) => {
+    if (current !== client) return;
+    current = null;
+    droppedAt ??= new Date();
+    client.end().catch(() => {});
+    if (stopped) return;
+    failures += 1;
+    retry = setTimeout(connect, retryDelayMs(failures, RECONNECT));
+    retry.unref();
+  };
+  const connect = () => {
+    const client = new Client({ connectionString: url });
+    current = client;
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload) onNotice(message.payload);
+    });
+    client.on('error', () => drop(client));
+    client.on('end', () => drop(client));
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${channel}`))
+      .then(() => {
+        failures = 0;
+        if (droppedAt) onResume(droppedAt);
+        droppedAt = null;
+      })
+      .catch(() => drop(client));
+  };
+  connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }
 
