@@ -45,6 +45,7 @@ export const generationPlugin = fp(
   async (app: FastifyInstance) => {
     const config = app.config;
     const ffmpeg = locateFfmpeg(config.ffmpegPath);
+    if (!ffmpeg) app.log.warn('ffmpeg was not found on PATH: creative videos are unavailable (FFMPEG_PATH names one)');
     const support: EngineSupport = {
       aiImages: Boolean(config.ai),
       aiVideo: Boolean(config.ai?.videoModel),
