@@ -21,7 +21,7 @@ const auth = () => ({ authorization: `Bearer ${seller.token}`, 'accept-language'
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', JOB_CONCURRENCY: '1' },
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   workers.push(child);

@@ -25,7 +25,6 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'no-web-build'),
     LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
     ...env,
   });
   const database = await openTestDatabase();
