@@ -1,5 +1,6 @@
-// The server as `npm start` runs it: server/server.ts compiled into dist-server/server.js, with
-// node_modules left external and the migrations and fonts copied beside it.
+// The server as `npm start` runs it and the worker as `npm run worker` does: server/server.ts and
+// server/worker.ts compiled into dist-server/server.js and worker.js (their shared code in chunks
+// beside them), with node_modules left external and the migrations and fonts copied beside them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
@@ -21,12 +22,17 @@ export default defineConfig({
   publicDir: false,
   plugins: [copyServerFiles()],
   build: {
-    ssr: 'server/server.ts',
+    ssr: true,
     outDir: OUT_DIR,
     emptyOutDir: true,
     target: 'node20',
     sourcemap: true,
     minify: false,
-    rolldownOptions: { output: { entryFileNames: 'server.js', format: 'esm' } },
+    rolldownOptions: {
+      input: { server: 'server/server.ts', worker: 'server/worker.ts' },
+      // Every module sits in dist-server itself: the database client and the studio engine find
+      // the migrations and fonts beside their own file.
+      output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', format: 'esm' },
+    },
   },
 });

@@ -9,6 +9,10 @@
 //     a CREATIVE_VIDEO ≤ 15 s (every scene); POST /content/generate p99 ≤ 100 ms at 20 clients
 //   - GET /content/tasks and /content/assets p99 ≤ 50 ms at 50 clients (1,000 tasks, 5,000
 //     results); a 50-file zip streaming within 1 s
+//   - the server's idle resident memory after the first start (fresh data directory) and after
+//     a restart, which should be about the same
+// `npm run bench -- <section>…` runs only the named sections (web, start, capture, auth, studio,
+// tasks, generate, history); the server is always built and started once on a fresh directory.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,213 +39,259 @@ const rows: Row[] = [];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+/** `npm run bench -- history start`: only the named sections (every one when none is named). */
+const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history'] as const;
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknown.length > 0) {
+  console.error(`No bench section ${unknown.join(', ')}; the sections are ${SECTIONS.join(', ')}.`);
+  process.exit(2);
+}
+const runs = (section: (typeof SECTIONS)[number]) => only.length === 0 || only.includes(section);
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+/** Resident memory once the server has been idle a moment after answering its first request. */
+async function idleResident(server: { residentBytes(): number }) {
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  return server.residentBytes();
+}
+
 const distDir = path.join(ROOT, 'dist');
-console.log('Building the web app…');
-await build({ root: ROOT, logLevel: 'warn' });
+if (runs('web') || runs('capture')) {
+  console.log('Building the web app…');
+  await build({ root: ROOT, logLevel: 'warn' });
+}
 await build({ root: ROOT, configFile: path.join(ROOT, 'vite.server.config.ts'), logLevel: 'warn' });
 
-const critical = criticalPathCost(distDir);
-rows.push({
-  measure: 'JS on the critical path of / (gzip)',
-  value: `${kb(critical.jsGzipBytes)} in ${critical.jsFiles.length} files`,
-  target: '≤ 170 KB',
-  ok: critical.jsGzipBytes <= 170 * 1024,
-});
-rows.push({ measure: 'CSS of / (gzip)', value: kb(critical.cssGzipBytes), target: '', ok: null });
+if (runs('web')) {
+  const critical = criticalPathCost(distDir);
+  rows.push({
+    measure: 'JS on the critical path of / (gzip)',
+    value: `${kb(critical.jsGzipBytes)} in ${critical.jsFiles.length} files`,
+    target: '≤ 170 KB',
+    ok: critical.jsGzipBytes <= 170 * 1024,
+  });
+  rows.push({ measure: 'CSS of / (gzip)', value: kb(critical.cssGzipBytes), target: '', ok: null });
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-bench-'));
 try {
   console.log('Starting the server on a fresh data directory…');
   const fresh = await startServer(dataDir);
   rows.push({ measure: 'server start, fresh data directory', value: `${Math.round(fresh.startMs)} ms`, target: '', ok: null });
+  const firstResident = await idleResident(fresh);
+  rows.push({ measure: 'idle RSS after the first start (fresh data directory)', value: mb(firstResident), target: '', ok: null });
 
-  const loaded = await pageJavaScript(`${fresh.url}/`);
-  // Everything the page downloads while loading, including what it fetches after rendering
-  // (the update check); the target applies to the critical path above.
-  rows.push({
-    measure: 'JS a fresh browser downloads on / (gzip)',
-    value: `${kb(loaded.gzipBytes)} in ${loaded.files} files`,
-    target: '',
-    ok: null,
-  });
-
-  const RUNS = 5;
-  console.log(`Running Lighthouse (mobile) ${RUNS} times…`);
-  const { median: lh, scored, all } = await medianLighthouse(`${fresh.url}/`, RUNS);
-  rows.push({ measure: 'Lighthouse runs scored (performance of each)', value: `${scored} of ${RUNS} (${all.join(', ')})`, target: '', ok: null });
-  rows.push({ measure: 'Lighthouse performance', value: String(lh.performance), target: '≥ 90', ok: lh.performance >= 90 });
-  rows.push({ measure: 'Lighthouse accessibility', value: String(lh.accessibility), target: '≥ 95', ok: lh.accessibility >= 95 });
-  rows.push({ measure: 'Lighthouse best practices', value: String(lh.bestPractices), target: '≥ 95', ok: lh.bestPractices >= 95 });
-  rows.push({ measure: 'Lighthouse SEO', value: String(lh.seo), target: '', ok: null });
-  rows.push({ measure: 'Lighthouse LCP / TBT / CLS', value: `${lh.lcpMs} ms / ${lh.tbtMs} ms / ${lh.cls}`, target: '', ok: null });
-  await fresh.stop();
-
-  console.log('Restarting on the existing data directory…');
-  const restarts: number[] = [];
-  for (let i = 0; i < 5; i += 1) {
-    const again = await startServer(dataDir);
-    restarts.push(again.startMs);
-    await again.stop();
-  }
-  const startMedian = median(restarts);
-  rows.push({
-    measure: 'server start, existing data directory (median of 5)',
-    value: `${Math.round(startMedian)} ms (max ${Math.round(Math.max(...restarts))} ms)`,
-    target: '≤ 2000 ms',
-    ok: startMedian <= 2000,
-  });
-
-  console.log('Timing compression in the worker and uploads after reconnecting…');
-  const capture = await startServer(dataDir);
-  try {
-    const compression = await compressionTimings(capture.url);
+  if (runs('web')) {
+    const loaded = await pageJavaScript(`${fresh.url}/`);
+    // Everything the page downloads while loading, including what it fetches after rendering
+    // (the update check); the target applies to the critical path above.
     rows.push({
-      measure: '4000×3000 JPEG compressed in the worker (median of 5)',
-      value: `${Math.round(compression.workerMedianMs)} ms, ${(compression.workerMedianMs / compression.floorMedianMs).toFixed(2)} × the floor (${Math.round(compression.floorMedianMs)} ms), ${kb(compression.outputBytes)} out`,
-      target: '≤ 500 ms',
-      ok: compression.workerMedianMs <= 500,
-    });
-    rows.push({
-      measure: 'main-thread long tasks (> 50 ms) while compressing',
-      value: String(compression.longTasksOver50),
-      target: '0',
-      ok: compression.longTasksOver50 === 0,
-    });
-    const uploads = await uploadAfterReconnect(capture.url, dataDir);
-    rows.push({
-      measure: 'six queued photos after reconnecting at 10 Mbit/s',
-      value: `${uploads.seconds.toFixed(2)} s for ${kb(uploads.bytes)} (${(uploads.seconds / uploads.idealSeconds).toFixed(2)} × bytes ÷ rate = ${uploads.idealSeconds.toFixed(2)} s)`,
-      target: '≤ 1.2 ×',
-      ok: uploads.seconds <= 1.2 * uploads.idealSeconds,
-    });
-    rows.push({
-      measure: 'the same bytes in one request over the same link',
-      value: `${uploads.rawSeconds.toFixed(2)} s (${(uploads.rawSeconds / uploads.idealSeconds).toFixed(2)} × bytes ÷ rate)`,
+      measure: 'JS a fresh browser downloads on / (gzip)',
+      value: `${kb(loaded.gzipBytes)} in ${loaded.files} files`,
       target: '',
       ok: null,
     });
-  } finally {
-    await capture.stop();
+
+    const RUNS = 5;
+    console.log(`Running Lighthouse (mobile) ${RUNS} times…`);
+    const { median: lh, scored, all } = await medianLighthouse(`${fresh.url}/`, RUNS);
+    rows.push({ measure: 'Lighthouse runs scored (performance of each)', value: `${scored} of ${RUNS} (${all.join(', ')})`, target: '', ok: null });
+    rows.push({ measure: 'Lighthouse performance', value: String(lh.performance), target: '≥ 90', ok: lh.performance >= 90 });
+    rows.push({ measure: 'Lighthouse accessibility', value: String(lh.accessibility), target: '≥ 95', ok: lh.accessibility >= 95 });
+    rows.push({ measure: 'Lighthouse best practices', value: String(lh.bestPractices), target: '≥ 95', ok: lh.bestPractices >= 95 });
+    rows.push({ measure: 'Lighthouse SEO', value: String(lh.seo), target: '', ok: null });
+    rows.push({ measure: 'Lighthouse LCP / TBT / CLS', value: `${lh.lcpMs} ms / ${lh.tbtMs} ms / ${lh.cls}`, target: '', ok: null });
+  }
+  await fresh.stop();
+
+  if (runs('start')) {
+    console.log('Restarting on the existing data directory…');
+    const restarts: number[] = [];
+    let restartResident = 0;
+    for (let i = 0; i < 5; i += 1) {
+      const again = await startServer(dataDir);
+      restarts.push(again.startMs);
+      if (i === 0) restartResident = await idleResident(again);
+      await again.stop();
+    }
+    rows.push({
+      measure: 'idle RSS after a restart (existing data directory)',
+      value: `${mb(restartResident)} (the first start: ${(firstResident / restartResident).toFixed(2)} ×)`,
+      target: '',
+      ok: null,
+    });
+    const startMedian = median(restarts);
+    rows.push({
+      measure: 'server start, existing data directory (median of 5)',
+      value: `${Math.round(startMedian)} ms (max ${Math.round(Math.max(...restarts))} ms)`,
+      target: '≤ 2000 ms',
+      ok: startMedian <= 2000,
+    });
   }
 
-  console.log('Timing password hashes and sign-in under load…');
-  const hashes = await hashTimings();
-  const hashMedian = median(hashes);
-  rows.push({
-    measure: 'one password hash, argon2id 19 MiB t=2 p=1 (median of 20)',
-    value: `${hashMedian.toFixed(1)} ms (max ${Math.max(...hashes).toFixed(1)} ms)`,
-    target: '≤ 50 ms',
-    ok: hashMedian <= 50,
-  });
-  const server = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true' });
-  try {
-    const load = await signInUnderLoad(server.url, dataDir);
-    rows.push({
-      measure: 'sign-in, 20 concurrent clients for 10 s: p99',
-      value: `${load.p99} ms (p50 ${load.p50} ms, ${load.requestsPerSecond.toFixed(0)} req/s, ${load.failures} failed of ${load.total})`,
-      target: '≤ 300 ms',
-      ok: load.p99 <= 300 && load.failures === 0,
-    });
-  } finally {
-    await server.stop();
+  if (runs('capture')) {
+    console.log('Timing compression in the worker and uploads after reconnecting…');
+    const capture = await startServer(dataDir);
+    try {
+      const compression = await compressionTimings(capture.url);
+      rows.push({
+        measure: '4000×3000 JPEG compressed in the worker (median of 5)',
+        value: `${Math.round(compression.workerMedianMs)} ms, ${(compression.workerMedianMs / compression.floorMedianMs).toFixed(2)} × the floor (${Math.round(compression.floorMedianMs)} ms), ${kb(compression.outputBytes)} out`,
+        target: '≤ 500 ms',
+        ok: compression.workerMedianMs <= 500,
+      });
+      rows.push({
+        measure: 'main-thread long tasks (> 50 ms) while compressing',
+        value: String(compression.longTasksOver50),
+        target: '0',
+        ok: compression.longTasksOver50 === 0,
+      });
+      const uploads = await uploadAfterReconnect(capture.url, dataDir);
+      rows.push({
+        measure: 'six queued photos after reconnecting at 10 Mbit/s',
+        value: `${uploads.seconds.toFixed(2)} s for ${kb(uploads.bytes)} (${(uploads.seconds / uploads.idealSeconds).toFixed(2)} × bytes ÷ rate = ${uploads.idealSeconds.toFixed(2)} s)`,
+        target: '≤ 1.2 ×',
+        ok: uploads.seconds <= 1.2 * uploads.idealSeconds,
+      });
+      rows.push({
+        measure: 'the same bytes in one request over the same link',
+        value: `${uploads.rawSeconds.toFixed(2)} s (${(uploads.rawSeconds / uploads.idealSeconds).toFixed(2)} × bytes ÷ rate)`,
+        target: '',
+        ok: null,
+      });
+    } finally {
+      await capture.stop();
+    }
   }
 
-  console.log('Timing the studio engine…');
-  const studio = await studioTimings();
-  const perView = median(studio.productPerView);
-  rows.push({
-    measure: 'studio PRODUCT shot, cut-out + layout (median of 6 views)',
-    value: `${Math.round(perView)} ms (max ${Math.round(Math.max(...studio.productPerView))} ms)`,
-    target: '≤ 1500 ms',
-    ok: Math.max(...studio.productPerView) <= 1500,
-  });
-  const scenes = Object.entries(studio.videos).sort((a, b) => b[1] - a[1]);
-  rows.push({
-    measure: 'CREATIVE_VIDEO, each of the 10 scenes: slowest',
-    value: `${scenes[0]![1].toFixed(1)} s (${scenes[0]![0]}; median ${median(scenes.map((s) => s[1])).toFixed(1)} s, fastest ${scenes.at(-1)![1].toFixed(1)} s)`,
-    target: '≤ 15 s',
-    ok: scenes[0]![1] <= 15,
-  });
-
-  console.log('Timing a six-view task from submit to completed…');
-  const generation = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000' });
-  try {
-    const seller = await sellerWithPhotos(generation.url, dataDir, 'benchtasks');
-    const runs = await sixViewTask(generation.url, seller);
+  if (runs('auth')) {
+    console.log('Timing password hashes and sign-in under load…');
+    const hashes = await hashTimings();
+    const hashMedian = median(hashes);
     rows.push({
-      measure: 'six-view PRODUCT task, submit → completed (median of 3)',
-      value: `${median(runs).toFixed(2)} s (max ${Math.max(...runs).toFixed(2)} s)`,
-      target: '≤ 10 s',
-      ok: Math.max(...runs) <= 10,
+      measure: 'one password hash, argon2id 19 MiB t=2 p=1 (median of 20)',
+      value: `${hashMedian.toFixed(1)} ms (max ${Math.max(...hashes).toFixed(1)} ms)`,
+      target: '≤ 50 ms',
+      ok: hashMedian <= 50,
     });
-  } finally {
-    await generation.stop();
+    const server = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true' });
+    try {
+      const load = await signInUnderLoad(server.url, dataDir);
+      rows.push({
+        measure: 'sign-in, 20 concurrent clients for 10 s: p99',
+        value: `${load.p99} ms (p50 ${load.p50} ms, ${load.requestsPerSecond.toFixed(0)} req/s, ${load.failures} failed of ${load.total})`,
+        target: '≤ 300 ms',
+        ok: load.p99 <= 300 && load.failures === 0,
+      });
+    } finally {
+      await server.stop();
+    }
+  }
+
+  if (runs('studio')) {
+    console.log('Timing the studio engine…');
+    const studio = await studioTimings();
+    const perView = median(studio.productPerView);
+    rows.push({
+      measure: 'studio PRODUCT shot, cut-out + layout (median of 6 views)',
+      value: `${Math.round(perView)} ms (max ${Math.round(Math.max(...studio.productPerView))} ms)`,
+      target: '≤ 1500 ms',
+      ok: Math.max(...studio.productPerView) <= 1500,
+    });
+    const scenes = Object.entries(studio.videos).sort((a, b) => b[1] - a[1]);
+    rows.push({
+      measure: 'CREATIVE_VIDEO, each of the 10 scenes: slowest',
+      value: `${scenes[0]![1].toFixed(1)} s (${scenes[0]![0]}; median ${median(scenes.map((s) => s[1])).toFixed(1)} s, fastest ${scenes.at(-1)![1].toFixed(1)} s)`,
+      target: '≤ 15 s',
+      ok: scenes[0]![1] <= 15,
+    });
+  }
+
+  if (runs('tasks')) {
+    console.log('Timing a six-view task from submit to completed…');
+    const generation = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000' });
+    try {
+      const seller = await sellerWithPhotos(generation.url, dataDir, 'benchtasks');
+      const runs = await sixViewTask(generation.url, seller);
+      rows.push({
+        measure: 'six-view PRODUCT task, submit → completed (median of 3)',
+        value: `${median(runs).toFixed(2)} s (max ${Math.max(...runs).toFixed(2)} s)`,
+        target: '≤ 10 s',
+        ok: Math.max(...runs) <= 10,
+      });
+    } finally {
+      await generation.stop();
+    }
   }
   // The API alone, as on an API node (RUN_JOBS=false): the tasks it accepts are left queued for
   // workers, which would otherwise take the same two cores the measurement needs. On the embedded
   // database, and on PostgreSQL too when BENCH_DATABASE_URL names one.
   const databases: [string, Record<string, string>][] = [['PGlite', {}]];
   if (process.env.BENCH_DATABASE_URL) databases.push(['PostgreSQL', { DATABASE_URL: process.env.BENCH_DATABASE_URL }]);
-  for (const [name, database] of databases) {
-    const api = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000', RUN_JOBS: 'false', ...database });
-    try {
-      // A PostgreSQL database outlives the bench, so each run signs up a seller of its own.
-      const seller = await sellerWithPhotos(api.url, dataDir, `load${name.slice(0, 2).toLowerCase()}${Date.now().toString(36)}`);
-      const load = await generateUnderLoad(api.url, seller);
-      rows.push({
-        measure: `POST /content/generate, 20 concurrent clients for 10 s, ${name}: p99`,
-        value: `${load.p99} ms (p50 ${load.p50} ms, ${load.requestsPerSecond.toFixed(0)} req/s, ${load.failures} failed of ${load.total})`,
-        target: '≤ 100 ms',
-        ok: load.p99 <= 100 && load.failures === 0,
-      });
-    } finally {
-      await api.stop();
+  if (runs('generate')) {
+    for (const [name, database] of databases) {
+      const api = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', SIGN_UP_BONUS_TOKENS: '1000000', RUN_JOBS: 'false', ...database });
+      try {
+        // A PostgreSQL database outlives the bench, so each run signs up a seller of its own.
+        const seller = await sellerWithPhotos(api.url, dataDir, `load${name.slice(0, 2).toLowerCase()}${Date.now().toString(36)}`);
+        const load = await generateUnderLoad(api.url, seller);
+        rows.push({
+          measure: `POST /content/generate, 20 concurrent clients for 10 s, ${name}: p99`,
+          value: `${load.p99} ms (p50 ${load.p50} ms, ${load.requestsPerSecond.toFixed(0)} req/s, ${load.failures} failed of ${load.total})`,
+          target: '≤ 100 ms',
+          ok: load.p99 <= 100 && load.failures === 0,
+        });
+      } finally {
+        await api.stop();
+      }
     }
   }
 
   // Task and material history for a seller with 1,000 tasks and 5,000 results (issue 6), on each
   // database. PGlite is seeded while no server holds its directory.
-  for (const [name, database] of databases) {
-    console.log(`Timing task and material history on ${name}…`);
-    const username = `hist${name.slice(0, 2).toLowerCase()}${Date.now().toString(36)}`;
-    let server = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', RUN_JOBS: 'false', ...database });
-    let zipIds: string[];
-    try {
-      const seller = await verifiedSeller(server.url, dataDir, username);
-      const seed = async (db: Database) => {
-        const result = await db.execute(sql`SELECT id FROM users WHERE username = ${seller.username}`);
-        const userId = (result as unknown as { rows: { id: string }[] }).rows[0]!.id;
-        await seedHistory(db, userId);
-        return filesForNewest(db, path.join(dataDir, 'files'), userId, 50);
-      };
-      if (database.DATABASE_URL) {
-        const handle = await openPostgres(database.DATABASE_URL);
-        zipIds = await seed(handle.db).finally(() => handle.close());
-      } else {
-        await server.stop();
-        const handle = await openPglite(path.join(dataDir, 'pg'));
-        zipIds = await seed(handle.db).finally(() => handle.close());
-        server = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', RUN_JOBS: 'false' });
-      }
-      const token = await signedInToken(server.url, seller);
-      const load = await historyUnderLoad(server.url, token);
-      for (const [route, figures] of [['GET /content/tasks', load.tasks], ['GET /content/assets', load.assets]] as const) {
+  if (runs('history')) {
+    for (const [name, database] of databases) {
+      console.log(`Timing task and material history on ${name}…`);
+      const username = `hist${name.slice(0, 2).toLowerCase()}${Date.now().toString(36)}`;
+      let server = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', RUN_JOBS: 'false', ...database });
+      let zipIds: string[];
+      try {
+        const seller = await verifiedSeller(server.url, dataDir, username);
+        const seed = async (db: Database) => {
+          const result = await db.execute(sql`SELECT id FROM users WHERE username = ${seller.username}`);
+          const userId = (result as unknown as { rows: { id: string }[] }).rows[0]!.id;
+          await seedHistory(db, userId);
+          return filesForNewest(db, path.join(dataDir, 'files'), userId, 50);
+        };
+        if (database.DATABASE_URL) {
+          const handle = await openPostgres(database.DATABASE_URL);
+          zipIds = await seed(handle.db).finally(() => handle.close());
+        } else {
+          await server.stop();
+          const handle = await openPglite(path.join(dataDir, 'pg'));
+          zipIds = await seed(handle.db).finally(() => handle.close());
+          server = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', RUN_JOBS: 'false' });
+        }
+        const token = await signedInToken(server.url, seller);
+        const load = await historyUnderLoad(server.url, token);
+        for (const [route, figures] of [['GET /content/tasks', load.tasks], ['GET /content/assets', load.assets]] as const) {
+          rows.push({
+            measure: `${route}, 1,000 tasks / 5,000 results, 50 clients, ${name}: p99`,
+            value: `${figures.p99} ms (p50 ${figures.p50} ms, ${figures.requestsPerSecond.toFixed(0)} req/s, ${figures.failures} failed of ${figures.total})`,
+            target: '≤ 50 ms',
+            ok: figures.p99 <= 50 && figures.failures === 0,
+          });
+        }
+        const zip = await zipFirstBytes(server.url, token, zipIds);
         rows.push({
-          measure: `${route}, 1,000 tasks / 5,000 results, 50 clients, ${name}: p99`,
-          value: `${figures.p99} ms (p50 ${figures.p50} ms, ${figures.requestsPerSecond.toFixed(0)} req/s, ${figures.failures} failed of ${figures.total})`,
-          target: '≤ 50 ms',
-          ok: figures.p99 <= 50 && figures.failures === 0,
+          measure: `50-file zip, ask → first bytes, ${name}`,
+          value: `${zip.firstByteMs.toFixed(0)} ms (${(zip.bytes / 1024 / 1024).toFixed(1)} MB in all)`,
+          target: '≤ 1000 ms',
+          ok: zip.firstByteMs <= 1000,
         });
+      } finally {
+        await server.stop();
       }
-      const zip = await zipFirstBytes(server.url, token, zipIds);
-      rows.push({
-        measure: `50-file zip, ask → first bytes, ${name}`,
-        value: `${zip.firstByteMs.toFixed(0)} ms (${(zip.bytes / 1024 / 1024).toFixed(1)} MB in all)`,
-        target: '≤ 1000 ms',
-        ok: zip.firstByteMs <= 1000,
-      });
-    } finally {
-      await server.stop();
     }
   }
 } finally {

@@ -1,16 +1,19 @@
 // @ts-check
 // `npm start`: builds the web app and the server when a build is missing or older than its
 // sources, then runs the compiled server (plain Node, nothing transpiled at start-up).
+// `npm run worker` (`start.mjs worker`): the same for the generation worker, which needs only
+// the server build.
 // Plain JavaScript (type-checked) because it runs before anything is compiled.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = process.argv[2] === 'worker' ? 'worker' : 'server';
 
 /** @type {{ name: string, output: string, sources: string[], config: string, outDir?: string }[]} */
 const targets = [
-  {
+  entry === 'server' && {
     name: 'web app',
     output: path.join(path.resolve(root, process.env.STATIC_DIR || 'dist'), 'index.html'),
     outDir: path.resolve(root, process.env.STATIC_DIR || 'dist'),
@@ -19,11 +22,11 @@ const targets = [
   },
   {
     name: 'server',
-    output: path.join(root, 'dist-server', 'server.js'),
+    output: path.join(root, 'dist-server', `${entry}.js`),
     sources: ['server', 'contract', 'vite.server.config.ts', 'package.json'],
     config: 'vite.server.config.ts',
   },
-];
+].filter((target) => target !== false);
 
 /** @param {string} target @returns {number} */
 function newestMtime(target) {
@@ -54,4 +57,4 @@ if (stale.length > 0) {
   }
 }
 
-await import(path.join(root, 'dist-server', 'server.js'));
+await import(path.join(root, 'dist-server', `${entry}.js`));

@@ -60,6 +60,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
+  // The app closes the database it was given. onClose hooks run in reverse order of
+  // registration: registered first, this runs last, once the job runner has stopped.
+  app.addHook('onClose', () => database.close());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

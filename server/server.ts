@@ -10,7 +10,6 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
   const app = await buildApp({ config, database });
-  app.addHook('onClose', () => database.close());
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -14,7 +14,6 @@ async function main() {
   }
   const database = await openDatabase(config);
   const app = await buildApp({ config, database });
-  app.addHook('onClose', () => database.close());
   closeWithGrace({ delay: 10 * 60_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'worker stopping after an error');
     else app.log.info(`${signal} received, finishing the jobs in hand`);

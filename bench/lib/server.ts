@@ -1,5 +1,6 @@
 // Starts the real server as `npm start` would (without the build step) and times it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -18,6 +19,8 @@ export interface RunningServer {
   url: string;
   /** Milliseconds from spawning the process to the first healthy answer. */
   startMs: number;
+  /** The server process's resident memory now (Linux: /proc). */
+  residentBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -45,6 +48,7 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   return {
     url,
     startMs,
+    residentBytes: () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
     async stop() {
       child.kill('SIGTERM');
       await exited;

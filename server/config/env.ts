@@ -11,7 +11,6 @@ const booleanText = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Where the embedded database, files and mail live. */
@@ -64,7 +63,6 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config {
-  nodeEnv: Env['NODE_ENV'];
   host: string;
   port: number;
   dataDir: string;
@@ -128,7 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
-    nodeEnv: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
     dataDir,

@@ -4,6 +4,7 @@
 // Rate limits (429) are waited out and retried; anything else that goes wrong fails the one
 // output, which is refunded.
 import type { AiOptions } from '../config/env';
+import { retryDelayMs } from '../../contract/backoff';
 import { loadSharp } from '../lib/sharp';
 import type { Engine, OutputRequest, TaskPhotos } from '../studio/engine';
 import { OutputFailed } from '../studio/engine';
@@ -14,6 +15,7 @@ const RATE_LIMIT_TRIES = 4;
 /** The size videos are asked for (vertical, as the studio engine's). */
 const REMOTE_VIDEO = { width: 720, height: 1280 } as const;
 const MAX_RETRY_WAIT_MS = 20_000;
+const RATE_LIMIT_BACKOFF = { firstMs: 2_000, longestMs: MAX_RETRY_WAIT_MS, jitter: 0 };
 const VIDEO_POLL_MS = 5_000;
 /** Reference photos sent with an edit: the views that show the shoe best. */
 const REFERENCE_VIEWS = ['right_45', 'right_side', 'front', 'back'] as const;
@@ -64,7 +66,7 @@ export function remoteEngine(options: AiOptions, fetchImpl: typeof fetch = fetch
       if (response.status === 429 && attempt < RATE_LIMIT_TRIES) {
         const after = Number(response.headers.get('retry-after'));
         await response.body?.cancel();
-        await sleep(Math.min(MAX_RETRY_WAIT_MS, Number.isFinite(after) && after > 0 ? after * 1000 : 1000 * 2 ** attempt));
+        await sleep(Math.min(MAX_RETRY_WAIT_MS, Number.isFinite(after) && after > 0 ? after * 1000 : retryDelayMs(attempt, RATE_LIMIT_BACKOFF)));
         continue;
       }
       if (!response.ok) {

@@ -1,13 +1,17 @@
 // Opens the database: embedded PGlite in DATA_DIR/pg by default, PostgreSQL when DATABASE_URL
 // is set. Both speak the same Drizzle schema and apply the same migrations.
 // Each driver is loaded only when it is used, which keeps start-up short.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { PGlite } from '@electric-sql/pglite';
+import type { Client as PgClient } from 'pg';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { lockDirectory } from './lock';
+import { retryDelayMs } from '../../contract/backoff';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -15,6 +19,12 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: LISTEN on `channel` over a dedicated connection that reconnects when it
+   * drops. `onNotice` gets each NOTIFY's payload; `onResume` is told when a dropped connection is
+   * back (notices sent meanwhile are lost). Returns a function that stops listening.
+   */
+  listen?(channel: string, onNotice: (payload: string) => void, onResume: (droppedAt: Date) => void): () => Promise<void>;
 }
 
 /** Beside this module: server/db/migrations in the sources, dist-server/migrations when built. */
@@ -52,16 +62,32 @@ export async function fromPglite(client: PGlite, onClose?: () => void): Promise<
   };
 }
 
+/**
+ * Creates a PGlite data directory (initdb) in a child process. Creating one grows an instance's
+ * memory to ~800 MB, which a WebAssembly memory never gives back, while opening an existing one
+ * takes ~370 MB; closing and reopening in this process still left ~500 MB resident.
+ */
+async function createPgliteDirectory(directory: string, options: object): Promise<void> {
+  const code = `const { PGlite } = await import('@electric-sql/pglite');
+    const [directory, options] = process.argv.slice(1);
+    await (await PGlite.create(directory, JSON.parse(options))).close();`;
+  // From beside this module, so the child finds the same node_modules.
+  const cwd = path.dirname(fileURLToPath(import.meta.url));
+  await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', code, directory, JSON.stringify(options)], { cwd });
+}
+
 export async function openPglite(directory: string): Promise<DatabaseHandle> {
   fs.mkdirSync(path.dirname(directory), { recursive: true });
+  const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
   const lock = lockDirectory(directory);
   try {
     const [{ PGlite }, { migrate }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('drizzle-orm/pglite/migrator'),
     ]);
-    const client = await PGlite.create(directory, { startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'] });
-    const handle = await fromPglite(client, () => lock.release());
+    const options = { startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'] };
+    if (fresh) await createPgliteDirectory(directory, options);
+    const handle = await fromPglite(await PGlite.create(directory, options), () => lock.release());
     await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
     return handle;
   } catch (error) {
@@ -95,6 +121,61 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
     db: drizzle({ client: pool, schema }) as unknown as Database,
     kind: 'postgres',
     close: () => pool.end(),
+    listen: (channel, onNotice, onResume) => listenOn(pg.Client, url, channel, onNotice, onResume),
+  };
+}
+
+const RECONNECT = { firstMs: 250, longestMs: 10_000, jitter: 0.2 };
+
+function listenOn(
+  Client: typeof PgClient,
+  url: string,
+  channel: string,
+  onNotice: (payload: string) => void,
+  onResume: (droppedAt: Date) => void,
+): () => Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let current: PgClient | null = null;
+  let stopped = false;
+  let droppedAt: Date | null = null;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const drop = (client: PgClient) => {
+    if (current !== client) return;
+    current = null;
+    droppedAt ??= new Date();
+    client.end().catch(() => {});
+    if (stopped) return;
+    failures += 1;
+    retry = setTimeout(connect, retryDelayMs(failures, RECONNECT));
+    retry.unref();
+  };
+  const connect = () => {
+    const client = new Client({ connectionString: url });
+    current = client;
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload) onNotice(message.payload);
+    });
+    client.on('error', () => drop(client));
+    client.on('end', () => drop(client));
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${channel}`))
+      .then(() => {
+        failures = 0;
+        if (droppedAt) onResume(droppedAt);
+        droppedAt = null;
+      })
+      .catch(() => drop(client));
+  };
+  connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }
 

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { jobs } from '../db/schema';
+import { retryDelayMs } from '../../contract/backoff';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -31,7 +32,7 @@ export interface RunnerOptions {
 
 export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
 
-const defaultBackoff = (attempt: number) => Math.min(5 * 60_000, 2000 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+const defaultBackoff = (attempt: number) => retryDelayMs(attempt, { firstMs: 2000, longestMs: 5 * 60_000, jitter: 0.25 });
 
 /** Claims the next due job, or a running one whose lease lapsed; null when there is none. */
 export async function claimJob(db: Database, workerId: string, leaseMs: number): Promise<JobRow | null> {

@@ -1,11 +1,13 @@
 // Generation services: which engines this server has, the job runner (inside the server unless
 // RUN_JOBS=false), and task events. A task's end is announced by e-mail from the process that
-// finished it, and to the seller's open event streams by a poller that reads finished tasks
-// from the database, so tasks finished by `npm run worker` processes are announced too.
+// finished it, and to the seller's open event streams on every node: on PostgreSQL by a NOTIFY
+// (seller and task id) that each node LISTENing reads the task for, so tasks finished by
+// `npm run worker` processes or other API nodes are announced at once; on the embedded database
+// (one process) by reading finished tasks, at once when a task finishes here and every 1.5 s.
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { tasks, users } from '../db/schema';
 import { DEFAULT_PRICES, type Prices } from '../../contract/selection';
 import type { TaskEvent } from '../../contract/content';
@@ -36,11 +38,14 @@ declare module 'fastify' {
 }
 
 const POLL_MS = 1500;
+/** The PostgreSQL NOTIFY channel of finished tasks; the payload is `<seller id> <task id>`. */
+export const TASK_EVENTS_CHANNEL = 'solestudio_task_events';
 
 export const generationPlugin = fp(
   async (app: FastifyInstance) => {
     const config = app.config;
     const ffmpeg = locateFfmpeg(config.ffmpegPath);
+    if (!ffmpeg) app.log.warn('ffmpeg was not found on PATH: creative videos are unavailable (FFMPEG_PATH names one)');
     const support: EngineSupport = {
       aiImages: Boolean(config.ai),
       aiVideo: Boolean(config.ai?.videoModel),
@@ -49,42 +54,61 @@ export const generationPlugin = fp(
     const events = new EventEmitter();
     events.setMaxListeners(0);
 
-    // Finished tasks, read from the database while anyone is listening.
-    let since: Date | null = null;
-    let polling: NodeJS.Timeout | undefined;
-    const poll = async () => {
-      if (events.eventNames().length === 0) return;
-      since ??= new Date();
-      const rows = await app.database.db
+    const db = app.database.db;
+    /** Sends the finished tasks `where` picks to their sellers' streams; the newest's end. */
+    const emitFinished = async (where: SQL | undefined): Promise<Date | null> => {
+      const rows = await db
         .select({ id: tasks.id, userId: tasks.userId, status: tasks.status, failureType: tasks.failureType, finishedAt: tasks.finishedAt })
         .from(tasks)
-        .where(and(isNotNull(tasks.finishedAt), gt(tasks.finishedAt, since)))
+        .where(and(isNotNull(tasks.finishedAt), where))
         .orderBy(asc(tasks.finishedAt))
         .limit(200);
       for (const row of rows) {
-        since = row.finishedAt!;
         const event: TaskEvent = { type: 'task_updated', task_id: row.id, status: row.status, failure_type: row.failureType ?? null };
         events.emit(row.userId, event);
       }
+      return rows.at(-1)?.finishedAt ?? null;
     };
+    const warn = (error: unknown) => app.log.warn({ err: error }, 'reading finished tasks failed');
+    const streams = () => events.eventNames().some((name) => name !== 'newListener');
+
+    // PGlite: finished tasks read while anyone is listening, from when the first stream opened.
+    let since = new Date();
+    let polling: NodeJS.Timeout | undefined;
     const schedulePoll = (delay = POLL_MS) => {
       clearTimeout(polling);
       polling = setTimeout(() => {
-        poll()
-          .catch((error: unknown) => app.log.warn({ err: error }, 'reading finished tasks failed'))
-          .finally(() => schedulePoll());
+        const poll = streams() ? emitFinished(gt(tasks.finishedAt, since)).then((end) => void (since = end ?? since)) : Promise.resolve();
+        void poll.catch(warn).finally(() => schedulePoll());
       }, delay);
       polling.unref();
     };
+
+    // PostgreSQL: NOTIFY from whichever process finished the task, heard on a connection that is
+    // opened when the first stream opens.
+    let stopListening: (() => Promise<void>) | undefined;
+    const listen = app.database.listen;
+    const hear = (payload: string) => {
+      const [userId, taskId] = payload.split(' ');
+      if (!userId || !taskId || events.listenerCount(userId) === 0) return;
+      emitFinished(eq(tasks.id, taskId)).catch(warn);
+    };
+    // Notices sent while the connection was down are lost: read what finished meanwhile.
+    const resume = (droppedAt: Date) => void emitFinished(gt(tasks.finishedAt, new Date(droppedAt.getTime() - 1000))).catch(warn);
+
     events.on('newListener', () => {
-      // The first stream starts the clock: only tasks that finish from now on are announced.
-      if (events.eventNames().length === 0) since = new Date(Date.now() - 1000);
-      if (!polling) schedulePoll();
+      if (listen) stopListening ??= listen(TASK_EVENTS_CHANNEL, hear, resume);
+      else if (!streams()) {
+        // The first stream starts the clock: only tasks that finish from now on are announced.
+        since = new Date(Date.now() - 1000);
+        schedulePoll();
+      }
     });
 
     const announce = async (task: TaskRow) => {
-      schedulePoll(0);
-      const [user] = await app.database.db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, task.userId));
+      if (listen) await db.execute(sql`SELECT pg_notify(${TASK_EVENTS_CHANNEL}, ${`${task.userId} ${task.id}`})`);
+      else if (streams()) schedulePoll(0);
+      const [user] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, task.userId));
       if (!user || task.status === 'pending' || task.status === 'processing') return;
       const locale = isLocale(task.locale) ? task.locale : DEFAULT_LOCALE;
       const mail = taskFinishedMail(locale, user.username, { status: task.status, failureType: task.failureType }, `${config.publicUrl}/task/history`);
@@ -118,6 +142,7 @@ export const generationPlugin = fp(
     app.addHook('onReady', async () => runner?.start());
     app.addHook('onClose', async () => {
       clearTimeout(polling);
+      await stopListening?.();
       await runner?.stop();
     });
   },

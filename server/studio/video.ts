@@ -1,11 +1,12 @@
 // CREATIVE_VIDEO in the studio engine: a 6.8 s 1080×1920 H.264 MP4 made with ffmpeg from the
 // angle shots. Each named scene has its own set (drawn behind the shoe), camera motion, colour
 // grade and transition between angles, so no two scenes look alike.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CreativeScene } from '../../contract/enums';
+import { ConfigError } from '../config/env';
 import { loadSharp } from '../lib/sharp';
 import type { Rendered, ViewCutout } from './layouts';
 
@@ -293,9 +294,19 @@ export async function creativeVideo(ffmpeg: string, views: readonly ViewCutout[]
   }
 }
 
-/** ffmpeg to use: the configured one, else one on PATH; null when there is none. */
+/**
+ * ffmpeg to use: the configured one, which must run (else ConfigError naming FFMPEG_PATH), else
+ * one on PATH; null when there is none.
+ */
 export function locateFfmpeg(configured: string | undefined): string | null {
-  if (configured) return fs.existsSync(configured) ? configured : null;
+  if (configured) {
+    const run = spawnSync(configured, ['-version'], { stdio: 'ignore', timeout: 15_000 });
+    if (run.error || run.status !== 0) {
+      const why = run.error ? run.error.message : `it exited with ${run.status ?? run.signal}`;
+      throw new ConfigError([{ variable: 'FFMPEG_PATH', message: `${configured} does not run ffmpeg -version (${why})` }]);
+    }
+    return configured;
+  }
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, 'ffmpeg');
     try {

@@ -2,6 +2,7 @@
 // background call every 60 s"): the wallet read every minute and on the wallet-refresh event,
 // and the task event stream. The stream opens with a one-minute, single-use ticket (never the
 // session token in a URL); when it drops, a fresh ticket reopens it with growing waits.
+import { retryDelayMs } from '../../contract/backoff';
 import { eventTicketSchema, taskEventSchema, type TaskEvent } from '../../contract/content';
 import { okEnvelope } from '../../contract/envelope';
 import { safeParse } from 'zod/v4/core';
@@ -50,8 +51,8 @@ export function startLive(): () => void {
     clearTimeout(retryTimer);
     if (stopped) return;
     failures += 1;
-    const wait = Math.min(LONGEST_RECONNECT_MS, FIRST_RECONNECT_MS * 2 ** (failures - 1));
-    retryTimer = setTimeout(() => void connect(), wait * (0.8 + 0.4 * Math.random()));
+    const wait = retryDelayMs(failures, { firstMs: FIRST_RECONNECT_MS, longestMs: LONGEST_RECONNECT_MS, jitter: 0.2 });
+    retryTimer = setTimeout(() => void connect(), wait);
   };
 
   const connect = async () => {

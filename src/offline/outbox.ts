@@ -7,6 +7,7 @@
 // wait and retry with backoff; a 4xx ends the job with the server's message, shown on its slot
 // (or its queued task) until the seller retries.
 import type { UpdateSpec } from 'dexie';
+import { retryDelayMs } from '../../contract/backoff';
 import type { ShoeView } from '../../contract/enums';
 import type { AppDatabase, DeleteJob, DraftKey, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './db';
 
@@ -44,8 +45,7 @@ const LONGEST_WAIT_MS = 5 * 60_000;
 
 /** Doubling waits from 2 s up to 5 min, with ±20 % jitter so many clients do not retry together. */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {
-  const base = Math.min(LONGEST_WAIT_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(base * (0.8 + 0.4 * random()));
+  return retryDelayMs(attempts, { firstMs: FIRST_RETRY_MS, longestMs: LONGEST_WAIT_MS, jitter: 0.2 }, random);
 }
 
 /** Retry later (network, server trouble, an expired session) or stop and tell the seller. */

@@ -14,6 +14,10 @@ describe('loadConfig', () => {
     expect(config.rateLimitDisabled).toBe(false);
   });
 
+  it('does not read NODE_ENV: whatever a platform sets it to, the server starts the same', () => {
+    expect(loadConfig({ NODE_ENV: 'staging' })).toEqual(loadConfig({}));
+  });
+
   it('reads the variables it knows', () => {
     const config = loadConfig({
       PORT: '9000',

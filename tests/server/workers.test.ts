@@ -1,7 +1,9 @@
 // Scale-out generation against PostgreSQL: the API node takes tasks without running jobs
 // (RUN_JOBS=false), and `npm run worker` processes beside it claim and finish them. Two workers
-// share the queue without ever taking the same job.
-import { spawn, type ChildProcess } from 'node:child_process';
+// share the queue without ever taking the same job. The workers run as `npm run worker` runs them:
+// the compiled dist-server/worker.js, built first when it is missing or stale.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
@@ -19,9 +21,9 @@ const workers: ChildProcess[] = [];
 const auth = () => ({ authorization: `Bearer ${seller.token}`, 'accept-language': 'en' });
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
+  const child = spawn(process.execPath, ['dist-server/worker.js'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', JOB_CONCURRENCY: '1' },
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   workers.push(child);
@@ -47,6 +49,14 @@ async function status(id: string): Promise<string> {
 }
 
 beforeAll(async () => {
+  // What `npm run worker` runs: the build is brought up to date, then the compiled worker starts
+  // (and here stops at once, as a worker without DATABASE_URL must).
+  const { DATABASE_URL: _, ...env } = process.env;
+  const built = spawnSync(process.execPath, ['scripts/start.mjs', 'worker'], { cwd: ROOT, env, encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(1);
+  expect(built.stderr).toContain('A worker needs DATABASE_URL');
+  expect(fs.statSync(path.join(ROOT, 'dist-server', 'worker.js')).mtimeMs).toBeGreaterThan(fs.statSync(path.join(ROOT, 'server', 'worker.ts')).mtimeMs);
+
   t = await createTestApp({ RUN_JOBS: 'false', SIGN_UP_BONUS_TOKENS: '100' });
   seller = await signedInSeller(t, 'wera');
   photos = await uploadViews(t, seller.token);

@@ -25,7 +25,6 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'no-web-build'),
     LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
     ...env,
   });
   const database = await openTestDatabase();
@@ -37,8 +36,7 @@ export async function createTestApp(
     dataDir,
     databaseUrl: database.url,
     async close() {
-      await app.close();
-      await database.close();
+      await app.close(); // closes the database too
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,6 @@
 // GET /api/v1/events?ticket=…: the seller's task events as server-sent events (SPEC §4
-// notifications). A comment every 25 s keeps proxies from closing an idle stream.
+// notifications). A comment every 25 s keeps proxies from closing an idle stream. Open streams
+// are ended when the app closes (preClose: the HTTP server waits for them before it can close).
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from '../../lib/errors';
@@ -9,6 +10,11 @@ import type { TaskEvent } from '../../../contract/content';
 const KEEP_ALIVE_MS = 25_000;
 
 export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+
   app.get(
     '/',
     {
@@ -37,15 +43,17 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       const send = (event: TaskEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       app.generation.events.on(userId, send);
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const end = () => {
+        close();
+        raw.end();
+      };
       const close = () => {
+        open.delete(end);
         clearInterval(keepAlive);
         app.generation.events.off(userId, send);
       };
+      open.add(end);
       request.raw.on('close', close);
-      app.addHook('onClose', async () => {
-        close();
-        raw.end();
-      });
     },
   );
 };
