@@ -2,6 +2,7 @@
 // its pages, deleting, and downloading a selection as one zip. Shared by the server and the page.
 import { z } from 'zod';
 import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, type Category } from './enums';
+import { jsonObject, text } from './text';
 
 /** SPEC §9: material history pages hold 8 per category. */
 export const ASSETS_PAGE_SIZE = 8;
@@ -62,22 +63,22 @@ export const assetDownloadSchema = z.object({
   total: z.number().int(),
 });
 
-export const assetDownloadQuerySchema = z.object({ token: z.string().min(1).max(8000) });
+export const assetDownloadQuerySchema = z.object({ token: text().min(1).max(8000) });
 
 /** One result made outside a task's outputs, such as an edited image (SPEC §7 batch-create). */
 export const assetCreateItemSchema = z.object({
   /** The task the result belongs with, if any. */
   task_id: z.uuid().nullable().optional(),
   /** The storage key of an image the seller has uploaded. */
-  file_key: z.string().min(1).max(300),
+  file_key: text().min(1).max(300),
   /** Sent by the page for its own use; the server answers with its own address. */
-  file_url: z.string().max(4000).optional(),
+  file_url: text().max(4000).optional(),
   content_config: z.object({
     category: z.enum(CATEGORIES),
     background: z.enum(BACKGROUNDS).nullable().optional(),
     content_module: z.enum(CONTENT_MODULES),
   }),
-  edit_meta: z.record(z.string(), z.unknown()).optional(),
+  edit_meta: jsonObject().optional(),
 });
 export type AssetCreateItem = z.infer<typeof assetCreateItemSchema>;
 

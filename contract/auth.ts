@@ -2,6 +2,7 @@
 // and the body of every request and answer.
 import { z } from 'zod';
 import { rule } from './rules';
+import { text } from './text';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 20;
@@ -14,7 +15,7 @@ export const FEEDBACK_MAX = 2000;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const required = (message = rule('required')) => z.string(rule('required')).trim().min(1, message);
+const required = (message = rule('required')) => text(rule('required')).trim().min(1, message);
 
 export const emailRule = required().max(254, rule('email')).regex(EMAIL_PATTERN, rule('email'));
 
@@ -24,8 +25,7 @@ export const usernameRule = required().regex(
 );
 
 /** 8 to 20 characters with at least one letter, one digit and one symbol. */
-export const passwordRule = z
-  .string(rule('required'))
+export const passwordRule = text(rule('required'))
   .min(1, rule('required'))
   .min(PASSWORD_MIN, rule('password'))
   .max(PASSWORD_MAX, rule('password'))
@@ -42,7 +42,7 @@ export const identifierRule = required(rule('identifier_required')).superRefine(
   }
 });
 
-export const codeRule = z.string(rule('code')).trim().regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), rule('code'));
+export const codeRule = text(rule('code')).trim().regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), rule('code'));
 
 /**
  * Adds "Passwords do not match." on the confirmation field; checked even while other fields
@@ -74,7 +74,7 @@ const CHANNEL_EXTRA_MAX = 100;
 export const channelSchema = z
   .object({
     key: z.enum(CHANNELS, rule('channel')),
-    extra: z.string().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })).default(''),
+    extra: text().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })).default(''),
   })
   .superRefine((value, ctx) => {
     if (CHANNELS_WITH_TEXT.includes(value.key) && !value.extra) {
@@ -84,9 +84,9 @@ export const channelSchema = z
 export type RegistrationChannel = z.infer<typeof channelSchema>;
 
 /** The channel field of the register call: JSON text holding `{ key, extra }`. */
-export const channelTextRule = z
-  .string(rule('channel'))
+export const channelTextRule = text(rule('channel'))
   .max(400, rule('channel'))
+  .meta({ examples: ['{"key":"friend","extra":""}'] })
   .transform((text, ctx) => {
     try {
       return JSON.parse(text) as unknown;
@@ -98,14 +98,14 @@ export const channelTextRule = z
   .pipe(channelSchema);
 
 const optionalText = (max: number) =>
-  z.string().trim().max(max, rule('too_long', { max })).optional();
+  text().trim().max(max, rule('too_long', { max })).optional();
 
 /** What the registration form and the register call share. */
 const accountFields = {
   email: emailRule,
   username: usernameRule,
   password: passwordRule,
-  password_confirm: z.string(rule('required')).min(1, rule('required')),
+  password_confirm: text(rule('required')).min(1, rule('required')),
 };
 
 export const registerRequestSchema = confirmed(
@@ -127,7 +127,7 @@ export const registerFormSchema = confirmed(
   z.object({
     ...accountFields,
     channel_key: z.enum(CHANNELS, rule('channel')),
-    channel_extra: z.string().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })),
+    channel_extra: text().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })),
   }),
   'password',
   'password_confirm',
@@ -168,7 +168,7 @@ export const codeFormSchema = z.object({ code: codeRule });
 export const newPasswordFormSchema = confirmed(
   z.object({
     new_password: passwordRule,
-    confirm_password: z.string(rule('required')).min(1, rule('required')),
+    confirm_password: text(rule('required')).min(1, rule('required')),
   }),
   'new_password',
   'confirm_password',
@@ -179,7 +179,7 @@ export const forgotResetSchema = confirmed(
     email: emailRule,
     code: codeRule,
     new_password: passwordRule,
-    confirm_password: z.string(rule('required')).min(1, rule('required')),
+    confirm_password: text(rule('required')).min(1, rule('required')),
   }),
   'new_password',
   'confirm_password',
@@ -188,13 +188,12 @@ export type ForgotResetRequest = z.input<typeof forgotResetSchema>;
 
 export const changePasswordSchema = confirmed(
   z.object({
-    current_password: z
-      .string(rule('required'))
+    current_password: text(rule('required'))
       .min(1, rule('required'))
       .min(PASSWORD_MIN, rule('current_password'))
       .max(200, rule('current_password')),
     new_password: passwordRule,
-    confirm_password: z.string(rule('required')).min(1, rule('required')),
+    confirm_password: text(rule('required')).min(1, rule('required')),
   }),
   'new_password',
   'confirm_password',
@@ -202,7 +201,7 @@ export const changePasswordSchema = confirmed(
 export type ChangePasswordRequest = z.input<typeof changePasswordSchema>;
 
 export const resendVerificationSchema = z.object({ email: emailRule });
-export const verifyEmailQuerySchema = z.object({ token: z.string().min(1).max(200) });
+export const verifyEmailQuerySchema = z.object({ token: text().min(1).max(200) });
 
 export const feedbackRequestSchema = z.object({
   content: required().max(FEEDBACK_MAX, rule('too_long', { max: FEEDBACK_MAX })),

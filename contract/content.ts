@@ -10,6 +10,7 @@ import {
   SHOE_VIEWS,
   TASK_STATUSES,
 } from './enums';
+import { text } from './text';
 
 /** SPEC §9: task history pages hold 10. */
 export const TASKS_PAGE_SIZE = 10;
@@ -32,9 +33,9 @@ export const contentConfigEntrySchema = z.object({
   creative_scene: z.enum(CREATIVE_SCENES).optional(),
   custom_params: z.object({
     shoe_params: shoeParamsSchema.default({}),
-    custom_scene_description: z.string().trim().max(PROMPT_MAX).optional(),
+    custom_scene_description: text().trim().max(PROMPT_MAX).optional(),
   }),
-  name: z.string().trim().min(1).max(100),
+  name: text().trim().min(1).max(100),
   selected: z.boolean().default(true),
   /** PRODUCT only: the uploaded views to make shots of (all of them when absent). */
   views: z.array(z.enum(SHOE_VIEWS)).min(1).max(SHOE_VIEWS.length).optional(),

@@ -2,6 +2,7 @@
 // calls that register, list, delete and check them.
 import { z } from 'zod';
 import { SHOE_VIEWS } from './enums';
+import { text } from './text';
 
 /** SPEC §5, §9: jpeg or png only; after compression a file over 10 MB is refused. */
 export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
@@ -18,9 +19,9 @@ export const MATERIALS_PAGE_SIZE = 10;
 /** SPEC §3: the description is JSON text holding the view. */
 export const materialDescriptionSchema = z.object({ view: z.enum(SHOE_VIEWS) });
 
-export const descriptionTextRule = z
-  .string()
+export const descriptionTextRule = text()
   .max(500)
+  .meta({ examples: ['{"view":"front"}'] })
   .transform((text, ctx) => {
     try {
       return JSON.parse(text) as unknown;
@@ -32,7 +33,7 @@ export const descriptionTextRule = z
   .pipe(materialDescriptionSchema);
 
 export const uploadRequestSchema = z.object({
-  file_name: z.string().trim().min(1).max(200),
+  file_name: text().trim().min(1).max(200),
   file_type: z.enum(ACCEPTED_IMAGE_TYPES),
   file_size: z.number().int().positive().max(MAX_UPLOAD_BYTES),
   description: descriptionTextRule,
@@ -40,7 +41,7 @@ export const uploadRequestSchema = z.object({
 export type UploadRequest = z.input<typeof uploadRequestSchema>;
 
 /** A client-chosen key that makes registering the same photo twice return the same material. */
-export const idempotencyKeyRule = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/);
+export const idempotencyKeyRule = text().regex(/^[A-Za-z0-9_-]{8,100}$/);
 
 export const uploadTicketSchema = z.object({
   material_id: z.string(),

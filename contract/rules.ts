@@ -20,6 +20,8 @@ const ru = {
   too_long: 'Слишком длинный текст (не больше {max} символов).',
   phone: 'Введите номер телефона.',
   store_count: 'Укажите число магазинов — целое число от 0.',
+  text: 'Текст содержит недопустимые символы.',
+  too_deep: 'Слишком глубокая вложенность (не больше {max} уровней).',
 };
 
 export type RuleKey = keyof typeof ru;
@@ -40,6 +42,8 @@ const en: Record<RuleKey, string> = {
   too_long: 'The text is too long (at most {max} characters).',
   phone: 'Enter a phone number.',
   store_count: 'Enter the number of stores, a whole number from 0.',
+  text: 'The text holds characters that cannot be used.',
+  too_deep: 'Nested too deep (at most {max} levels).',
 };
 
 const zh: Record<RuleKey, string> = {
@@ -58,6 +62,8 @@ const zh: Record<RuleKey, string> = {
   too_long: '文本过长（最多 {max} 个字符）。',
   phone: '请输入手机号码。',
   store_count: '请输入店铺数量（不小于 0 的整数）。',
+  text: '文本包含无法使用的字符。',
+  too_deep: '嵌套层级过深（最多 {max} 层）。',
 };
 
 const catalogue: Record<Locale, Record<RuleKey, string>> = { ru, en, zh };

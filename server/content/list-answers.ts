@@ -1,9 +1,9 @@
 // Answers of the history lists (GET /content/tasks, GET /content/assets) kept in memory by seller,
 // list, page and language, each with the seller's content version it was made at. The version is
-// kept by database triggers on every table a list shows (migration 0005), so one primary-key read
-// tells whether a kept answer is still exactly what the database holds, on any API node. A list
-// read again unchanged (a refresh, a poll, the task-updated event on other devices) then costs
-// that read instead of five queries and building the answer.
+// kept by database triggers on every table a list shows (migrations 0005, 0006), so one
+// primary-key read tells whether a kept answer is still exactly what the database holds, on any
+// API node. A list read again unchanged (a refresh, a poll, the task-updated event on other
+// devices) then costs that read instead of five queries and building the answer.
 import { eq, sql } from 'drizzle-orm';
 import { localWriteCount, type Database } from '../db/client';
 import { prepared } from '../db/prepared';

@@ -315,7 +315,7 @@ export const assets = pgTable(
 
 /**
  * How many times each seller's tasks, their outputs, results or photos have changed: moved by
- * triggers on those tables (migration 0005) and, for a new task, by the statement that inserts it,
+ * triggers on those tables (migrations 0005 and 0006) and, for a new task, by the statement that inserts it,
  * so any API node can tell whether a list it answered before is still true without reading it.
  */
 export const contentVersions = pgTable('content_versions', {

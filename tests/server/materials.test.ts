@@ -110,6 +110,25 @@ describe('registering an upload', () => {
     expect((await register(anna.token, { view: 'top' })).statusCode).toBe(400);
   });
 
+  it('refuses a file name holding a NUL or a lone surrogate with the usual validation error, in the seller’s language', async () => {
+    const named = (fileName: string, language: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/materials/upload',
+        headers: { ...auth(anna.token), 'accept-language': language, 'idempotency-key': nextKey() },
+        payload: { file_name: fileName, file_type: 'image/jpeg', file_size: 10, description: '{"view":"front"}' },
+      });
+    const nul = await named('shoe\u0000.jpg', 'ru');
+    expect(nul.statusCode, nul.body).toBe(400);
+    expect(nul.json()).toMatchObject({
+      error: 'VALIDATION_FAILED',
+      errors: [{ field: 'file_name', message: 'Текст содержит недопустимые символы.' }],
+    });
+    const surrogate = await named('shoe\ud83d.jpg', 'en');
+    expect(surrogate.statusCode, surrogate.body).toBe(400);
+    expect(surrogate.json().errors).toEqual([{ field: 'file_name', message: 'The text holds characters that cannot be used.' }]);
+  });
+
   it('is for signed-in sellers only', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/materials/upload', payload: {} });
     expect(res.statusCode).toBe(401);

@@ -13,9 +13,6 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- Tasks and their outputs are inserted by one statement (server/content/tasks.ts
--- insertChargedTask), which moves the version itself at a fraction of a trigger's cost on the
--- submission path; every later change to them moves it by trigger.
 CREATE FUNCTION "bump_content_versions_of_tasks"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO content_versions AS v (user_id, version)
@@ -24,6 +21,7 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
+CREATE TRIGGER "tasks_inserted_version" AFTER INSERT ON "tasks" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "tasks_updated_version" AFTER UPDATE ON "tasks" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "tasks_deleted_version" AFTER DELETE ON "tasks" REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "assets_inserted_version" AFTER INSERT ON "assets" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
@@ -31,4 +29,5 @@ CREATE TRIGGER "assets_updated_version" AFTER UPDATE ON "assets" REFERENCING NEW
 CREATE TRIGGER "assets_deleted_version" AFTER DELETE ON "assets" REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "materials_updated_version" AFTER UPDATE ON "materials" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
 CREATE TRIGGER "materials_deleted_version" AFTER DELETE ON "materials" REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions();--> statement-breakpoint
+CREATE TRIGGER "task_outputs_inserted_version" AFTER INSERT ON "task_outputs" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions_of_tasks();--> statement-breakpoint
 CREATE TRIGGER "task_outputs_updated_version" AFTER UPDATE ON "task_outputs" REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION bump_content_versions_of_tasks();

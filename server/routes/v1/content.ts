@@ -6,6 +6,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
+import { text } from '../../../contract/text';
 import {
   contentCatalogueSchema,
   eventTicketSchema,
@@ -83,7 +84,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Submit a task: checked, priced and charged once per Idempotency-Key',
         tags: ['content'],
         security: [{ bearer: [] }],
-        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        headers: z.object({ 'idempotency-key': text().optional() }),
         body: generateRequestSchema,
         response: { 200: okEnvelope(generateResultSchema), ...failures },
       },
@@ -227,7 +228,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Make one result again: a new task for the asset's entry, from the same photos",
         tags: ['content'],
         security: [{ bearer: [] }],
-        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        headers: z.object({ 'idempotency-key': text().optional() }),
         body: regenerateRequestSchema,
         response: { 200: okEnvelope(generateResultSchema), ...failures },
       },
