@@ -194,3 +194,14 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   });
   return findings;
 }
+
+/**
+ * Why a photo cannot be used, or null when it meets the requirements: the one rule the photo
+ * check (whether a slot is ok) and the intake of a task (whether it is rejected) both apply, so a
+ * photo the check passed is never refused later. A busy or dark background makes the subject
+ * unmeasurable, so it is the reason given first.
+ */
+export function refusal(findings: RawFinding[]): Verdict | null {
+  const failed = findings.find((f) => !f.ok && f.check === 'background') ?? findings.find((f) => !f.ok);
+  return failed?.verdict ?? null;
+}
