@@ -13,7 +13,7 @@ import type { Background, Category, CreativeScene, ShoeView } from '../../contra
 import { SHOE_VIEWS } from '../../contract/enums';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import type { ContentConfigEntry } from '../../contract/selection';
-import { analysePhoto } from '../materials/findings';
+import { analysePhoto, refusal } from '../materials/findings';
 import { OutputFailed, type Engine, type TaskPhotos } from '../studio/engine';
 import type { JobHandler, JobRow } from '../jobs/runner';
 import type { TaskRow } from './tasks';
@@ -86,7 +86,7 @@ function photosOf(storage: ObjectStorage, rows: { id: string; view: string | nul
 }
 
 /** Runs intake; returns the rejections (material id and reason key), empty when all pass. */
-async function intake(storage: ObjectStorage, rows: { id: string; storageKey: string }[]) {
+export async function intake(storage: ObjectStorage, rows: { id: string; storageKey: string }[]) {
   const rejections: { materialId: string; reason: string }[] = [];
   for (const row of rows) {
     const bytes = await storage.get(row.storageKey, MAX_UPLOAD_BYTES);
@@ -94,10 +94,8 @@ async function intake(storage: ObjectStorage, rows: { id: string; storageKey: st
       rejections.push({ materialId: row.id, reason: 'MATERIAL_MISSING' });
       continue;
     }
-    // A busy or dark background makes the subject unmeasurable, so it is the reason given first.
-    const findings = await analysePhoto(bytes);
-    const failed = findings.find((f) => !f.ok && f.check === 'background') ?? findings.find((f) => !f.ok);
-    if (failed) rejections.push({ materialId: row.id, reason: failed.verdict });
+    const reason = refusal(await analysePhoto(bytes));
+    if (reason) rejections.push({ materialId: row.id, reason });
   }
   return rejections;
 }

@@ -3,6 +3,14 @@
 // whole. Run on a 512 px copy, so a check costs a few milliseconds.
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, type FindingCheck } from '../../contract/materials';
+import { edgeRing, maskOf, median, smoothedCopy, touchesFrame } from '../studio/segment';
+
+/** The longest side of the copy every check is measured on. */
+const WORK_SIDE = 512;
+/** The backdrop's brightness in a well-lit shot, which the sharpness threshold was set on. */
+const WELL_LIT = 240;
+/** The most a dim shot's sharpness is scaled up by. */
+const MAX_DIM_GAIN = 4;
 
 export const THRESHOLDS = {
   /** Shortest side, px. */
@@ -13,8 +21,6 @@ export const THRESHOLDS = {
   minSubjectBrightness: 40,
   /** Share of the shoe's pixels that are blown out. */
   maxSubjectClipped: 0.25,
-  /** Colour distance from the background that counts as "shoe". */
-  subjectDistance: 48,
   minSubjectShare: 0.06,
   maxSubjectShare: 0.85,
   /** Background: mean brightness and spread along the frame's edge. */
@@ -45,9 +51,70 @@ export interface RawFinding {
   verdict: Verdict;
 }
 
-const SUBJECT_DISTANCE_SQUARED = THRESHOLDS.subjectDistance ** 2;
-
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/** Standard deviation of normally distributed values from their median absolute deviation. */
+const robustSpread = (values: ArrayLike<number>) => 1.4826 * median(Float64Array.from(values, Math.abs));
+
+function lumaOf(rgb: Buffer, pixels: number): Float32Array {
+  const luma = new Float32Array(pixels);
+  for (let i = 0; i < pixels; i += 1) luma[i] = 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!;
+  return luma;
+}
+
+/** A 3×3 median of a grey image (the outermost pixels kept): takes out grain, keeps edges. */
+function median3(grey: Float32Array, w: number, h: number): Float32Array {
+  const out = Float32Array.from(grey);
+  const p = new Float32Array(9);
+  // The median of nine in 19 exchanges (Paeth's network).
+  const order = (a: number, b: number) => {
+    if (p[a]! > p[b]!) {
+      const t = p[a]!;
+      p[a] = p[b]!;
+      p[b] = t;
+    }
+  };
+  const network = [1, 2, 4, 5, 7, 8, 0, 1, 3, 4, 6, 7, 1, 2, 4, 5, 7, 8, 0, 3, 5, 8, 4, 7, 3, 6, 1, 4, 2, 5, 4, 7, 4, 2, 6, 4, 4, 2];
+  for (let y = 1; y < h - 1; y += 1) {
+    for (let x = 1; x < w - 1; x += 1) {
+      const i = y * w + x;
+      p[0] = grey[i - w - 1]!;
+      p[1] = grey[i - w]!;
+      p[2] = grey[i - w + 1]!;
+      p[3] = grey[i - 1]!;
+      p[4] = grey[i]!;
+      p[5] = grey[i + 1]!;
+      p[6] = grey[i + w - 1]!;
+      p[7] = grey[i + w]!;
+      p[8] = grey[i + w + 1]!;
+      for (let k = 0; k < network.length; k += 2) order(network[k]!, network[k + 1]!);
+      out[i] = p[4]!;
+    }
+  }
+  return out;
+}
+
+/**
+ * Variance of the 4-neighbour Laplacian of a grey image, less the part the grain adds (measured
+ * where the frame's edge is plain, robustly), so grain does not pass for detail.
+ */
+function detail(grey: Float32Array, w: number, h: number, ring: Int32Array): number {
+  const laplacian = (i: number) => grey[i - 1]! + grey[i + 1]! + grey[i - w]! + grey[i + w]! - 4 * grey[i]!;
+  let sum = 0;
+  let sumSq = 0;
+  let count = 0;
+  for (let y = 1; y < h - 1; y += 1) {
+    for (let x = 1; x < w - 1; x += 1) {
+      const lap = laplacian(y * w + x);
+      sum += lap;
+      sumSq += lap * lap;
+      count += 1;
+    }
+  }
+  const inner = Array.from(ring).filter((i) => i % w > 0 && i % w < w - 1 && i >= w && i < w * (h - 1));
+  const grain = robustSpread(inner.map(laplacian)) ** 2;
+  return Math.max(0, (count ? sumSq / count - (sum / count) ** 2 : 0) - grain);
+}
 
 export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   const sharp = await loadSharp();
@@ -56,70 +123,37 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   const minSide = Math.min(meta.width ?? 0, meta.height ?? 0);
   const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
     .rotate()
-    .resize(512, 512, { fit: 'inside' })
+    .resize(WORK_SIDE, WORK_SIDE, { fit: 'inside' })
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width: w, height: h } = info;
   const pixels = w * h;
-  const luma = new Float32Array(pixels);
-  for (let i = 0; i < pixels; i += 1) {
-    luma[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;
-  }
+  const luma = lumaOf(data, pixels);
+  const ring = edgeRing(w, h);
 
-  // Sharpness: variance of the 4-neighbour Laplacian.
-  let sum = 0;
-  let sumSq = 0;
-  let count = 0;
-  for (let y = 1; y < h - 1; y += 1) {
-    for (let x = 1; x < w - 1; x += 1) {
-      const i = y * w + x;
-      const lap = luma[i - 1]! + luma[i + 1]! + luma[i - w]! + luma[i + w]! - 4 * luma[i]!;
-      sum += lap;
-      sumSq += lap * lap;
-      count += 1;
-    }
-  }
-  const sharpness = count ? sumSq / count - (sum / count) ** 2 : 0;
+  // The shoe and the background, found on a copy with the grain smoothed away: the segmentation
+  // the studio cuts the shoe out with, so a photo that passes here is one the studio can use.
+  const smooth = await smoothedCopy(data, w, h, WORK_SIDE);
+  const { mask, background } = maskOf(smooth.data, w, h);
+  const smoothLuma = lumaOf(smooth.data, pixels);
+  const edgeMean = median(Array.from(ring, (i) => smoothLuma[i]!));
+  // What the edge holds besides a smooth backdrop; robust, so a shoe crossing it is not "busy".
+  const edgeSpread = robustSpread(background.residuals);
 
-  // Background: the colour along a 4 px frame.
-  const edge: number[] = [];
-  const edgeRgb: [number[], number[], number[]] = [[], [], []];
-  for (let y = 0; y < h; y += 1) {
-    for (let x = 0; x < w; x += 1) {
-      if (x >= 4 && x < w - 4 && y >= 4 && y < h - 4) continue;
-      const i = y * w + x;
-      edge.push(luma[i]!);
-      for (let c = 0; c < 3; c += 1) edgeRgb[c]!.push(data[i * 3 + c]!);
-    }
-  }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  const background = edgeRgb.map(median) as [number, number, number];
-  const edgeMean = edge.reduce((a, b) => a + b, 0) / (edge.length || 1);
-  const edgeSpread = Math.sqrt(edge.reduce((a, b) => a + (b - edgeMean) ** 2, 0) / (edge.length || 1));
+  // Sharpness on a median-filtered copy (it keeps edges and takes out most grain), with a dim
+  // shot's contrast brought up to a well-lit one's: dim light makes edges fainter, not softer.
+  const sharpness = detail(median3(luma, w, h), w, h, ring) * Math.min(MAX_DIM_GAIN, Math.max(1, WELL_LIT / Math.max(1, edgeMean)) ** 2);
 
-  // Subject: pixels far from the background colour.
   let subjectCount = 0;
   let subjectLuma = 0;
   let subjectClipped = 0;
-  const touched = { top: false, bottom: false, left: false, right: false };
-  for (let y = 0; y < h; y += 1) {
-    for (let x = 0; x < w; x += 1) {
-      const i = y * w + x;
-      const dr = data[i * 3]! - background[0];
-      const dg = data[i * 3 + 1]! - background[1];
-      const db = data[i * 3 + 2]! - background[2];
-      if (dr * dr + dg * dg + db * db < SUBJECT_DISTANCE_SQUARED) continue;
-      subjectCount += 1;
-      subjectLuma += luma[i]!;
-      if (luma[i]! >= 250) subjectClipped += 1;
-      if (y === 0) touched.top = true;
-      if (y === h - 1) touched.bottom = true;
-      if (x === 0) touched.left = true;
-      if (x === w - 1) touched.right = true;
-    }
+  for (let i = 0; i < pixels; i += 1) {
+    if (!mask[i]) continue;
+    subjectCount += 1;
+    subjectLuma += luma[i]!;
+    if (luma[i]! >= 250) subjectClipped += 1;
   }
-  const touches = Object.values(touched).filter(Boolean).length;
   const share = subjectCount / pixels;
   const subjectMean = subjectCount ? subjectLuma / subjectCount : 0;
   const clippedShare = subjectCount ? subjectClipped / subjectCount : 0;
@@ -143,7 +177,7 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   });
   const missing = share < THRESHOLDS.minSubjectShare;
   const tooLarge = share > THRESHOLDS.maxSubjectShare;
-  const cutOff = !missing && touches >= 2;
+  const cutOff = !missing && touchesFrame(mask, w, h);
   findings.push({
     check: 'subject',
     ok: !missing && !tooLarge && !cutOff,
@@ -159,4 +193,15 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
     verdict: busy ? 'BACKGROUND_BUSY' : darkBackground ? 'BACKGROUND_DARK' : 'BACKGROUND_OK',
   });
   return findings;
+}
+
+/**
+ * Why a photo cannot be used, or null when it meets the requirements: the one rule the photo
+ * check (whether a slot is ok) and the intake of a task (whether it is rejected) both apply, so a
+ * photo the check passed is never refused later. A busy or dark background makes the subject
+ * unmeasurable, so it is the reason given first.
+ */
+export function refusal(findings: RawFinding[]): Verdict | null {
+  const failed = findings.find((f) => !f.ok && f.check === 'background') ?? findings.find((f) => !f.ok);
+  return failed?.verdict ?? null;
 }

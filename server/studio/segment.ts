@@ -1,7 +1,8 @@
 // Cuts the shoe out of a photo taken on the plain light background the shooting requirements ask
-// for. The background is modelled from the frame's edge (its colour changing from top to bottom
-// with the light); a pixel belongs to the shoe when its hue differs from the background's or it
-// is much darker or lighter. A shadow is the background's hue, only somewhat darker, so it stays
+// for. The shoe is found on a smoothed copy, so a phone sensor's grain is not taken for it. The
+// background is modelled from the frame's edge (its colour changing across the frame with the
+// light); a pixel belongs to the shoe when its hue differs from the background's or it is much
+// darker or lighter. A shadow is the background's hue, only somewhat darker, so it stays
 // out. Specks are dropped, holes (laces, highlights) filled, and the mask scaled back to full size.
 // The photo is colour-corrected by the same background: it is made neutral and bright.
 import type { Sharp } from 'sharp';
@@ -16,6 +17,8 @@ const HUE_DISTANCE_SQUARED = 0.022 ** 2;
 /** Brightness relative to the background below (shadows stop above it) or above which is shoe. */
 const DARKER = 0.5;
 const LIGHTER = 1.12;
+/** Blur sigma, px on a 512 px copy, that smooths a phone sensor's grain before the shoe is found. */
+const SMOOTHING = 1.5;
 /** Pieces smaller than this share of the largest are specks. */
 const MIN_PIECE = 0.02;
 /** The background is brought to this brightness by the correction. */
@@ -36,22 +39,104 @@ export interface Cutout {
   gains: [number, number, number];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+export const median = (values: ArrayLike<number>) => Float64Array.from(values).sort()[Math.floor(values.length / 2)] ?? 0;
 
-/** The background's colour along the top and bottom of the frame's edge, to interpolate between. */
-function backgroundModel(data: Buffer, w: number, h: number) {
-  const top: number[][] = [[], [], []];
-  const bottom: number[][] = [[], [], []];
+/** Indices of the pixels in a band `EDGE` px wide along the frame's edge. */
+export function edgeRing(w: number, h: number): Int32Array {
+  const ring: number[] = [];
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
       if (x >= EDGE && x < w - EDGE && y >= EDGE && y < h - EDGE) continue;
-      const target = y < h / 2 ? top : bottom;
-      for (let c = 0; c < 3; c += 1) target[c]!.push(data[(y * w + x) * 3 + c]!);
+      ring.push(y * w + x);
     }
   }
-  const t = top.map(median);
-  const b = bottom.map(median);
-  return (y: number, c: number) => t[c]! + ((b[c]! - t[c]!) * y) / Math.max(1, h - 1);
+  return Int32Array.from(ring);
+}
+
+/** Least-squares plane a + b·x + c·y through one channel of the chosen pixels. */
+function fitPlane(data: Buffer, pixels: ArrayLike<number>, w: number, c: number): Plane {
+  // Normal equations, centred on the pixels' mean position so they stay well conditioned.
+  let n = 0;
+  let mx = 0;
+  let my = 0;
+  let mv = 0;
+  for (let k = 0; k < pixels.length; k += 1) {
+    const i = pixels[k]!;
+    n += 1;
+    mx += i % w;
+    my += Math.floor(i / w);
+    mv += data[i * 3 + c]!;
+  }
+  if (!n) return [0, 0, 0];
+  mx /= n;
+  my /= n;
+  mv /= n;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  let sxv = 0;
+  let syv = 0;
+  for (let k = 0; k < pixels.length; k += 1) {
+    const i = pixels[k]!;
+    const dx = (i % w) - mx;
+    const dy = Math.floor(i / w) - my;
+    const dv = data[i * 3 + c]! - mv;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+    sxv += dx * dv;
+    syv += dy * dv;
+  }
+  const det = sxx * syy - sxy * sxy;
+  const b = det ? (sxv * syy - syv * sxy) / det : 0;
+  const cy = det ? (syv * sxx - sxv * sxy) / det : 0;
+  return [mv - b * mx - cy * my, b, cy];
+}
+
+type Plane = [number, number, number];
+
+export interface BackgroundModel {
+  /** Per channel: a + b·x + c·y. */
+  planes: [Plane, Plane, Plane];
+  /** The background's expected value of channel `c` at (x, y). */
+  at(x: number, y: number, c: number): number;
+  /** Luma of each edge-band pixel minus the model's: what the edge holds besides the backdrop. */
+  residuals: Float32Array;
+}
+
+/**
+ * The background as a plane per channel (the light may fall off across the frame in any
+ * direction), fitted to the frame's edge band. Pixels far from a first fit, such as a shoe that
+ * crosses the edge, are left out of the next one.
+ */
+export function backgroundModel(data: Buffer, w: number, h: number): BackgroundModel {
+  const ring = edgeRing(w, h);
+  let kept: ArrayLike<number> = ring;
+  let planes = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] as [Plane, Plane, Plane];
+  const distance = new Float32Array(ring.length);
+  for (let round = 0; round < 3; round += 1) {
+    planes = [fitPlane(data, kept, w, 0), fitPlane(data, kept, w, 1), fitPlane(data, kept, w, 2)];
+    for (let k = 0; k < ring.length; k += 1) {
+      const i = ring[k]!;
+      const x = i % w;
+      const y = Math.floor(i / w);
+      let sum = 0;
+      for (let c = 0; c < 3; c += 1) sum += (data[i * 3 + c]! - (planes[c]![0] + planes[c]![1] * x + planes[c]![2] * y)) ** 2;
+      distance[k] = Math.sqrt(sum);
+    }
+    const limit = Math.max(6, 3 * median(distance));
+    kept = ring.filter((_, k) => distance[k]! <= limit);
+  }
+  const at = (x: number, y: number, c: number) => planes[c]![0] + planes[c]![1] * x + planes[c]![2] * y;
+  const residuals = new Float32Array(ring.length);
+  for (let k = 0; k < ring.length; k += 1) {
+    const i = ring[k]!;
+    const x = i % w;
+    const y = Math.floor(i / w);
+    const luma = (c: number) => data[i * 3 + c]! - at(x, y, c);
+    residuals[k] = 0.299 * luma(0) + 0.587 * luma(1) + 0.114 * luma(2);
+  }
+  return { planes, at, residuals };
 }
 
 /** Labels 4-connected pieces of `mask` (1 = on); returns labels and each piece's size. */
@@ -133,16 +218,17 @@ function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean)
   return pass(rows, h, w, 1, w);
 }
 
-/** The shoe's mask at working size: 1 shoe, 0 background. */
-export function maskOf(data: Buffer, w: number, h: number): { mask: Uint8Array; background: (y: number, c: number) => number } {
+/** The shoe's mask at working size (1 shoe, 0 background), found on a `smoothed` copy. */
+export function maskOf(data: Buffer, w: number, h: number): { mask: Uint8Array; background: BackgroundModel } {
   const background = backgroundModel(data, w, h);
   let mask = new Uint8Array(w * h);
+  const [pr, pg, pb] = background.planes;
   for (let y = 0; y < h; y += 1) {
-    const br = background(y, 0);
-    const bg = background(y, 1);
-    const bb = background(y, 2);
-    const bSum = br + bg + bb + 1;
     for (let x = 0; x < w; x += 1) {
+      const br = pr[0] + pr[1] * x + pr[2] * y;
+      const bg = pg[0] + pg[1] * x + pg[2] * y;
+      const bb = pb[0] + pb[1] * x + pb[2] * y;
+      const bSum = br + bg + bb + 1;
       const i = y * w + x;
       const r = data[i * 3]!;
       const g = data[i * 3 + 1]!;
@@ -177,6 +263,31 @@ export function maskOf(data: Buffer, w: number, h: number): { mask: Uint8Array; 
   return { mask, background };
 }
 
+/** Whether the mask reaches the frame's outermost row or column: the shoe goes on beyond it. */
+export function touchesFrame(mask: Uint8Array, w: number, h: number): boolean {
+  for (let x = 0; x < w; x += 1) if (mask[x] || mask[(h - 1) * w + x]) return true;
+  for (let y = 0; y < h; y += 1) if (mask[y * w] || mask[y * w + w - 1]) return true;
+  return false;
+}
+
+/**
+ * A copy of the photo, `side` px at most, with the sensor's grain smoothed away (a median takes
+ * out single noisy pixels, a blur what is left), so the shoe is told from noise. The blur grows
+ * with the copy, so the grain of a phone's sensor is smoothed alike at any working size.
+ */
+export async function smoothedCopy(raw: Buffer, width: number, height: number, side: number) {
+  const sharp = await loadSharp();
+  const scale = Math.min(1, side / Math.max(width, height));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const data = await sharp(raw, { raw: { width, height, channels: 3 } })
+    .resize(w, h, { kernel: 'linear' })
+    .blur(SMOOTHING * Math.max(w, h) / 512)
+    .raw()
+    .toBuffer();
+  return { data, w, h };
+}
+
 export class NoShoeFound extends Error {
   constructor() {
     super('no shoe stands out from the background');
@@ -194,19 +305,11 @@ export async function cutOut(bytes: Buffer): Promise<Cutout> {
   const sharp = await loadSharp();
   const oriented = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = oriented.info;
-  const scale = Math.min(1, WORK_SIDE / Math.max(width, height));
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
-  // A light blur evens out sensor noise, so faint colours still stand out from the background.
-  const small = await sharp(oriented.data, { raw: { width, height, channels: 3 } })
-    .resize(w, h, { kernel: 'linear' })
-    .blur(1.2)
-    .raw()
-    .toBuffer();
+  const { data: small, w, h } = await smoothedCopy(oriented.data, width, height, WORK_SIDE);
   const { mask, background } = maskOf(small, w, h);
 
-  // Gains that bring the background to a neutral white.
-  const bgMean = [0, 1, 2].map((c) => (background(0, c) + background(h - 1, c)) / 2);
+  // Gains that bring the background, at the frame's centre, to a neutral white.
+  const bgMean = [0, 1, 2].map((c) => background.at(w / 2, h / 2, c));
   const gains = bgMean.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
 
   // The mask at full size: scaled smoothly, then cut at half.

@@ -9,7 +9,7 @@ import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { acceptUpload, findOwn } from '../../materials/materials';
 import { ImageRejected } from '../../materials/inspect';
-import { analysePhoto } from '../../materials/findings';
+import { analysePhoto, refusal } from '../../materials/findings';
 
 const PER_USER = { max: 600, windowMs: 60 * 60 * 1000 };
 
@@ -40,7 +40,8 @@ export const shoeVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const bytes = await app.storage.get(material.storageKey, MAX_UPLOAD_BYTES);
       if (!bytes) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
-      const findings = (await analysePhoto(bytes)).map((f) => ({
+      const raw = await analysePhoto(bytes);
+      const findings = raw.map((f) => ({
         check: f.check,
         ok: f.ok,
         value: f.value,
@@ -49,7 +50,7 @@ export const shoeVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         code: 200,
         message: translate(request.locale, 'OK'),
-        data: { material_id: material.id, view: request.body.view, ok: findings.every((f) => f.ok), findings },
+        data: { material_id: material.id, view: request.body.view, ok: refusal(raw) === null, findings },
       };
     },
   );
