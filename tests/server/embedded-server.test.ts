@@ -67,7 +67,9 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('the embedded server', () => {
+// One data directory's life, step by step: the restart needs the first start's directory, so
+// these run in the order written even when the suite is shuffled.
+describe('the embedded server', { shuffle: false }, () => {
   it('creates and migrates its database on first start, refuses a second writer, and shuts down cleanly', async () => {
     const port = await freePort();
     const first = startServer(port);

@@ -45,23 +45,25 @@ afterAll(async () => {
 describe('kept list answers', () => {
   it('answers a section again unchanged, and at once differently after any change to it', async () => {
     const db = t.app.database.db;
-    const first = await storedAsset(anna.id, 'PRODUCT');
-    await storedAsset(anna.id, 'PRODUCT2');
+    // A seller of its own: the totals below count only this test's results, in any order.
+    const ada = await signedInSeller(t, 'ada');
+    const first = await storedAsset(ada.id, 'PRODUCT');
+    await storedAsset(ada.id, 'PRODUCT2');
     const url = '/api/v1/content/assets?material_category=PRODUCT';
-    const before = await get(anna.token, url);
+    const before = await get(ada.token, url);
     expect(before.headers['content-type']).toMatch(/^application\/json/);
     expect(before.json().meta.total).toBe(2);
-    expect((await get(anna.token, url)).body).toBe(before.body);
+    expect((await get(ada.token, url)).body).toBe(before.body);
 
     // Changed straight in the database, as another node or the worker would.
     await db.update(assets).set({ category: 'POSTER' }).where(eq(assets.id, first));
-    expect((await get(anna.token, url)).json().meta.total).toBe(1);
-    expect((await get(anna.token, '/api/v1/content/assets?material_category=POSTER')).json().data[0].id).toBe(first);
+    expect((await get(ada.token, url)).json().meta.total).toBe(1);
+    expect((await get(ada.token, '/api/v1/content/assets?material_category=POSTER')).json().data[0].id).toBe(first);
 
     // Deleted through the API.
-    const removed = await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(anna.token), payload: { asset_ids: [first] } });
+    const removed = await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(ada.token), payload: { asset_ids: [first] } });
     expect(removed.statusCode).toBe(200);
-    expect((await get(anna.token, '/api/v1/content/assets?material_category=POSTER')).json().data).toEqual([]);
+    expect((await get(ada.token, '/api/v1/content/assets?material_category=POSTER')).json().data).toEqual([]);
   });
 
   it('shows a task’s every change: its status, an output’s outcome, a photo turned away', async () => {

@@ -25,7 +25,9 @@ afterAll(async () => {
   await pglite.close();
 });
 
-describe('preparedPglite', () => {
+// One table's story (rows inserted, updated, refused, rolled back), each step building on the
+// last: run in the order written even when the suite is shuffled.
+describe('preparedPglite', { shuffle: false }, () => {
   it('answers exactly as PGlite does, for every type, in object and array rows', async () => {
     const client = preparedPglite(pglite);
     const insert = 'INSERT INTO items (name, price, tags, meta, ok) VALUES ($1, $2, $3, $4, $5) RETURNING *';
