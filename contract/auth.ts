@@ -31,7 +31,8 @@ export const passwordRule = text(rule('required'))
   .max(PASSWORD_MAX, rule('password'))
   .regex(/\p{L}/u, rule('password'))
   .regex(/\p{N}/u, rule('password'))
-  .regex(/[^\p{L}\p{N}\s]/u, rule('password'));
+  .regex(/[^\p{L}\p{N}\s]/u, rule('password'))
+  .meta({ examples: ['Shoes4ever!'] });
 
 /** An e-mail when it holds "@", otherwise a username of 3 to 20 characters. */
 export const identifierRule = required(rule('identifier_required')).superRefine((value, ctx) => {

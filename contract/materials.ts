@@ -41,7 +41,13 @@ export const uploadRequestSchema = z.object({
 export type UploadRequest = z.input<typeof uploadRequestSchema>;
 
 /** A client-chosen key that makes registering the same photo twice return the same material. */
-export const idempotencyKeyRule = text().regex(/^[A-Za-z0-9_-]{8,100}$/);
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+export const idempotencyKeyRule = text().regex(IDEMPOTENCY_KEY);
+
+/** The header of a call that creates something; its handler checks the key with its own message. */
+export const idempotencyHeadersSchema = z.object({
+  'idempotency-key': text().optional().meta({ pattern: IDEMPOTENCY_KEY.source }),
+});
 
 export const uploadTicketSchema = z.object({
   material_id: z.string(),

@@ -6,7 +6,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
-import { text } from '../../../contract/text';
 import {
   contentCatalogueSchema,
   eventTicketSchema,
@@ -19,7 +18,7 @@ import {
   taskMaterialSchema,
   taskSchema,
 } from '../../../contract/content';
-import { idempotencyKeyRule } from '../../../contract/materials';
+import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { HttpError } from '../../lib/errors';
 import { translate, type MessageKey } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
@@ -84,7 +83,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Submit a task: checked, priced and charged once per Idempotency-Key',
         tags: ['content'],
         security: [{ bearer: [] }],
-        headers: z.object({ 'idempotency-key': text().optional() }),
+        headers: idempotencyHeadersSchema,
         body: generateRequestSchema,
         response: { 200: okEnvelope(generateResultSchema), ...failures },
       },
@@ -228,7 +227,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Make one result again: a new task for the asset's entry, from the same photos",
         tags: ['content'],
         security: [{ bearer: [] }],
-        headers: z.object({ 'idempotency-key': text().optional() }),
+        headers: idempotencyHeadersSchema,
         body: regenerateRequestSchema,
         response: { 200: okEnvelope(generateResultSchema), ...failures },
       },

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
-import { text } from '../../../contract/text';
 import {
+  idempotencyHeadersSchema,
   idempotencyKeyRule,
   listQuerySchema,
   materialIdParamsSchema,
@@ -32,7 +32,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Register a photo and get the URL to PUT its bytes to (repeatable under one Idempotency-Key)',
         tags: ['materials'],
         security: [{ bearer: [] }],
-        headers: z.object({ 'idempotency-key': text().optional() }),
+        headers: idempotencyHeadersSchema,
         body: uploadRequestSchema,
         response: { 200: okEnvelope(uploadTicketSchema), ...failures },
       },
