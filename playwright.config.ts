@@ -45,8 +45,8 @@ export default defineConfig({
   },
   projects: [
     { name: 'pixel-7', use: { ...devices['Pixel 7'], ...chromium } },
-    // Generation and chaos journeys are long; one phone covers them.
-    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium }, testIgnore: /(generate|history|chaos)\.spec\.ts/ },
+    // Generation, chaos and grainy-camera journeys are long (the last two launch browsers of their own); one phone covers them.
+    { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium }, testIgnore: /(generate|history|chaos|grain)\.spec\.ts/ },
     // Task and material history on a wide screen: their grids and lists change with the width.
     { name: 'desktop', use: { ...devices['Desktop Chrome'], ...chromium }, testMatch: /history\.spec\.ts/ },
   ],

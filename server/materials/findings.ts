@@ -1,6 +1,8 @@
 // What the shooting requirements ask of a photo, measured (SPEC §7 shoe-verification): enough
 // resolution, sharp, well exposed, a plain light background, and a shoe that stands out from it
-// whole. Run on a 512 px copy, so a check costs a few milliseconds.
+// whole. Run on a 512 px copy (tens of milliseconds). A phone's grain is told from detail and
+// from the shoe: sharpness is measured after a median filter, less what grain adds, and the shoe
+// is the studio's segmentation of a smoothed copy, "cut off" when its mask reaches the edge.
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, type FindingCheck } from '../../contract/materials';
 import { edgeRing, maskOf, median, smoothedCopy, touchesFrame } from '../studio/segment';
@@ -15,7 +17,7 @@ const MAX_DIM_GAIN = 4;
 export const THRESHOLDS = {
   /** Shortest side, px. */
   minSide: 1000,
-  /** Variance of the Laplacian on the 512 px grey copy. */
+  /** Variance of the Laplacian on the 512 px grey copy, median-filtered, less the grain's part. */
   minSharpness: 60,
   /** Mean brightness (0–255) of the shoe itself. */
   minSubjectBrightness: 40,
@@ -23,7 +25,10 @@ export const THRESHOLDS = {
   maxSubjectClipped: 0.25,
   minSubjectShare: 0.06,
   maxSubjectShare: 0.85,
-  /** Background: mean brightness and spread along the frame's edge. */
+  /**
+   * Background: median brightness along the frame's edge, and the robust spread (from the median
+   * absolute deviation) of the edge around a plane fitted to it, on the smoothed copy.
+   */
   minBackgroundBrightness: 140,
   maxBackgroundSpread: 22,
 } as const;
