@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
 import { loadDraft, movePhoto, putPhoto, removePhoto } from '../../../src/capture/drafts';
 import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
-import { queueStrandedPhotos } from '../../../src/offline/outbox';
+import { purgeDone, queueStrandedPhotos } from '../../../src/offline/outbox';
 
 function photo(marker: number) {
   return { bytes: new Uint8Array([0xff, 0xd8, 0xff, marker]).buffer, mime: 'image/jpeg' as const, width: 2080, height: 2080 };
@@ -192,5 +192,21 @@ describe('a photo that had gone up', () => {
     await putPhoto('product', 'front', photo(2));
     expect((await db.outbox.get(sending!.id))?.state).toBe('running');
     expect(await deletions()).toEqual([]);
+  });
+});
+
+describe('finished jobs a day old', () => {
+  it('are forgotten, except an upload a draft still carries (its material goes with the task)', async () => {
+    const now = Date.now();
+    const twoDaysAgo = now - 2 * 24 * 60 * 60_000;
+    await putPhoto('product', 'front', photo(1));
+    await uploaded('front', 'material-1');
+    const carried = await jobFor('front');
+    await db.outbox.update(carried!.id, { updatedAt: twoDaysAgo });
+    const old = (id: string, state: 'done' | 'failed'): DeleteJob => ({ id, kind: 'delete', draftKey: 'product', materialId: id, state, attempts: 1, nextAttemptAt: 0, createdAt: twoDaysAgo, updatedAt: twoDaysAgo });
+    await db.outbox.bulkAdd([old('old-done', 'done'), old('old-refused', 'failed'), { ...old('recent', 'done'), updatedAt: now }]);
+
+    await purgeDone(db, now);
+    expect((await db.outbox.toCollection().primaryKeys()).sort()).toEqual([carried!.id, 'recent'].sort());
   });
 });
