@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
 import { loadDraft, movePhoto, putPhoto, removePhoto, savePage, saveShoeParams, saveStyles } from '../../../src/capture/drafts';
 import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
-import { queueStrandedPhotos } from '../../../src/offline/outbox';
+import { purgeDone, queueStrandedPhotos } from '../../../src/offline/outbox';
 
 function photo(marker: number) {
   return { bytes: new Uint8Array([0xff, 0xd8, 0xff, marker]).buffer, mime: 'image/jpeg' as const, width: 2080, height: 2080 };
@@ -195,18 +195,34 @@ describe('a photo that had gone up', () => {
   });
 });
 
+describe('finished jobs a day old', () => {
+  it('are forgotten, except an upload a draft still carries (its material goes with the task)', async () => {
+    const now = Date.now();
+    const twoDaysAgo = now - 2 * 24 * 60 * 60_000;
+    await putPhoto('product', 'front', photo(1));
+    await uploaded('front', 'material-1');
+    const carried = await jobFor('front');
+    await db.outbox.update(carried!.id, { updatedAt: twoDaysAgo });
+    const old = (id: string, state: 'done' | 'failed'): DeleteJob => ({ id, kind: 'delete', draftKey: 'product', materialId: id, state, attempts: 1, nextAttemptAt: 0, createdAt: twoDaysAgo, updatedAt: twoDaysAgo });
+    await db.outbox.bulkAdd([old('old-done', 'done'), old('old-refused', 'failed'), { ...old('recent', 'done'), updatedAt: now }]);
+
+    await purgeDone(db, now);
+    expect((await db.outbox.toCollection().primaryKeys()).sort()).toEqual([carried!.id, 'recent'].sort());
+  });
+});
+
 describe("page 2's choices", () => {
   it('never write back a slot as it was before the outbox changed it', async () => {
     await putPhoto('product', 'front', photo(1));
     const { jobId } = (await loadDraft('product')).slots.front!;
     // The seller turns to page 2, names the shoe's heights and picks styles while the upload ends.
-    const uploaded = db.drafts
+    const finishing = db.drafts
       .where('contentType')
       .equals('product')
       .modify((draft) => {
         draft.slots.front = { ...draft.slots.front!, state: 'uploaded', materialId: 'material-1' };
       });
-    await Promise.all([savePage('product', 2), saveShoeParams('product', { heelHeight: 3 }), saveStyles('product', { PRODUCT: true }), uploaded]);
+    await Promise.all([savePage('product', 2), saveShoeParams('product', { heelHeight: 3 }), saveStyles('product', { PRODUCT: true }), finishing]);
     const draft = await loadDraft('product');
     expect(draft.slots.front).toMatchObject({ state: 'uploaded', materialId: 'material-1', jobId });
     expect(draft).toMatchObject({ page: 2, shoeParams: { heelHeight: 3 }, styles: { PRODUCT: true } });
