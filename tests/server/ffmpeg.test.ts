@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { ConfigError, loadConfig } from '../../server/config/env';
 import type { DatabaseHandle } from '../../server/db/client';
+import { borrowed } from '../support/test-app';
 import { openTestDatabase } from '../support/test-database';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-ffmpeg-'));
@@ -18,7 +19,7 @@ const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: dir,
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  shared = { ...database, close: async () => {} };
+  shared = borrowed(database);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { like } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { rateLimitHits } from '../../server/db/schema';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { borrowed, createTestApp, type TestApp } from '../support/test-app';
 
 const limited = (app: TestApp['app']) => {
   app.get('/api/test/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, async () => ({
@@ -38,7 +38,7 @@ describe('rate limits', () => {
 
   it('keep their counters in the database, so every API node counts against one window', async () => {
     // A second node on the same database: the counts of both add up to one limit per caller.
-    const other = await buildApp({ config: t.app.config, database: t.app.database, logger: false });
+    const other = await buildApp({ config: t.app.config, database: borrowed(t.app.database), logger: false });
     limited(other);
     await other.ready();
     try {

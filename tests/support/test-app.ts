@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
+import type { DatabaseHandle } from '../../server/db/client';
 import { loadConfig } from '../../server/config/env';
 import { openTestDatabase } from './test-database';
 
@@ -13,6 +14,14 @@ export interface TestApp {
   /** The PostgreSQL database's URL (PostgreSQL runs only). */
   databaseUrl?: string;
   close(): Promise<void>;
+}
+
+/**
+ * A handle for a second app on a database another owns (a second API node, an app that is
+ * expected not to start): closing that app leaves the database open for its owner.
+ */
+export function borrowed(database: DatabaseHandle): DatabaseHandle {
+  return { ...database, close: async () => {} };
 }
 
 export async function createTestApp(
