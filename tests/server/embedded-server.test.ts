@@ -40,7 +40,7 @@ function startServer(port: number): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitForHealth(port: number, started: Started, timeoutMs = 45_000) {
+async function waitForHealth(port: number, started: Started, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null) throw new Error(`server exited early:\n${started.output()}`);
