@@ -3,6 +3,7 @@
 // are ended when the app closes (preClose: the HTTP server waits for them before it can close).
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { text } from '../../../contract/text';
 import { HttpError } from '../../lib/errors';
 import { redeemTicket } from '../../content/tickets';
 import type { TaskEvent } from '../../../contract/content';
@@ -21,7 +22,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Task events (text/event-stream), opened with a ticket from POST /content/events/ticket',
         tags: ['content'],
-        querystring: z.object({ ticket: z.string().max(300) }),
+        querystring: z.object({ ticket: text().max(300) }),
         response: { 401: z.unknown() },
       },
       // Compression would hold events back in its buffer.
