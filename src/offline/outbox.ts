@@ -72,6 +72,11 @@ async function setSlot(
     });
 }
 
+/** What every new job starts with: a fresh Idempotency-Key, due now, never tried. */
+function newJob(now: number, state: 'queued' | 'done' = 'queued') {
+  return { id: crypto.randomUUID(), state, attempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now };
+}
+
 /** Queues a stored photo for upload and marks its slot queued. */
 export async function enqueueUpload(
   database: AppDatabase,
@@ -80,18 +85,7 @@ export async function enqueueUpload(
   photoId: string,
   now = Date.now(),
 ): Promise<UploadJob> {
-  const job: UploadJob = {
-    id: crypto.randomUUID(),
-    kind: 'upload',
-    draftKey,
-    view,
-    photoId,
-    state: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const job: UploadJob = { ...newJob(now), kind: 'upload', draftKey, view, photoId };
   await database.transaction('rw', database.outbox, database.drafts, async () => {
     await database.outbox.add(job);
     await database.drafts
@@ -107,17 +101,7 @@ export async function enqueueUpload(
 
 /** Queues the deletion of a material the server holds for a photo the seller no longer wants. */
 async function enqueueDelete(database: AppDatabase, draftKey: DraftKey, materialId: string, now: number): Promise<void> {
-  const job: DeleteJob = {
-    id: crypto.randomUUID(),
-    kind: 'delete',
-    draftKey,
-    materialId,
-    state: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const job: DeleteJob = { ...newJob(now), kind: 'delete', draftKey, materialId };
   await database.outbox.add(job);
 }
 
@@ -161,19 +145,7 @@ export async function queueStrandedPhotos(database: AppDatabase, now = Date.now(
           await enqueueUpload(database, draft.contentType, view, slot.photoId, now);
           continue;
         }
-        const job: UploadJob = {
-          id: crypto.randomUUID(),
-          kind: 'upload',
-          draftKey: draft.contentType,
-          view,
-          photoId: slot.photoId,
-          materialId: slot.materialId,
-          state: 'done',
-          attempts: 0,
-          nextAttemptAt: now,
-          createdAt: now,
-          updatedAt: now,
-        };
+        const job: UploadJob = { ...newJob(now, 'done'), kind: 'upload', draftKey: draft.contentType, view, photoId: slot.photoId, materialId: slot.materialId };
         await database.outbox.add(job);
         await database.drafts.update(draft.contentType, (stored) => {
           stored.slots[view] = { ...slot, jobId: job.id };
@@ -487,16 +459,11 @@ export async function enqueueTask(database: AppDatabase, draft: DraftRecord, tas
     // A retry sends the accepted photos the seller has not replaced along with the new ones.
     const kept = current.retry?.kept.filter(({ view }) => !current.slots[view]).map(({ view, materialId }) => ({ view, materialId }));
     const job: GenerateJob = {
-      id: crypto.randomUUID(),
+      ...newJob(now),
       kind: 'generate',
       draftKey: current.contentType,
       task: { ...task, photos, ...(kept ? { kept } : {}) },
       draft: current,
-      state: 'queued',
-      attempts: 0,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
     };
     await database.outbox.add(job);
     // A retry's draft has done its work; a content type's starts over for the next shoe.
