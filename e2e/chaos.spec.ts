@@ -128,9 +128,11 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
         filled.delete(view);
       }
       const fault = pick(Object.keys(faults));
-      info.annotations.push({ type: 'fault', description: `${cycle + 1}: ${fault}` });
+      const started = Date.now();
       await faults[fault]!();
-      await page.waitForTimeout(Math.floor(next() * 800));
+      info.annotations.push({ type: 'fault', description: `${cycle + 1}: ${fault} (${Date.now() - started} ms)` });
+      // Uploads in flight meet the next fault at a different point each time.
+      await page.waitForTimeout(Math.floor(next() * 400));
     }
 
     // The seller finishes the set and the network comes back for good.
