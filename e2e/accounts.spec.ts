@@ -166,7 +166,7 @@ test('a session ended elsewhere signs this device out on the next start', async 
   await expect(page.getByTestId('signed-out-notice')).toHaveCount(0);
 });
 
-test('the same journey in English', async ({ page }) => {
+test('the same journey in English', { tag: '@small-screen' }, async ({ page }) => {
   const seller = uniqueSeller('emma');
   await page.goto('/');
   await openDrawer(page);

@@ -131,7 +131,7 @@ test('with no page open, the service worker sends waiting photos when Background
   await expect.poll(listed, { timeout: 30_000 }).toBe(2);
 });
 
-test('the guided camera takes the six angles in order with the fake camera', async ({ page, request }) => {
+test('the guided camera takes the six angles in order with the fake camera', { tag: '@small-screen' }, async ({ page, request }) => {
   const seller = await createVerifiedSeller(request, 'cam');
   await page.goto('/');
   await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });

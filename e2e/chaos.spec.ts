@@ -57,13 +57,20 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
   let slow = false;
   const filled = new Set<View>();
 
+  /**
+   * A task page opened on a draft with no photo shows the shooting requirements first; the seller
+   * reads them and closes them. With photos in the draft they stay closed.
+   */
+  const taskOpened = async () => {
+    await expect(activePage(page).getByTestId('slot-front')).toBeVisible({ timeout: 30_000 });
+    const requirements = page.getByTestId('requirements-dialog');
+    if (filled.size > 0) return expect(requirements).toBeHidden();
+    await requirements.getByRole('button', { name: 'Понятно' }).click();
+    await expect(requirements).toBeHidden();
+  };
   const openTask = async () => {
     await page.goto('/task?type=product');
-    await expect(activePage(page).getByTestId('slot-front')).toBeVisible({ timeout: 30_000 });
-  };
-  const closeRequirements = async () => {
-    const requirements = page.getByTestId('requirements-dialog');
-    if (await requirements.isVisible()) await requirements.getByRole('button', { name: 'Понятно' }).click();
+    await taskOpened();
   };
   const shaping = async (on: boolean) => {
     const cdp = await context.newCDPSession(page);
@@ -74,21 +81,30 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
     await cdp.detach();
   };
 
+  // Playwright takes the page and its service worker offline together. A worker stopped by the
+  // fault below keeps its DevTools session, which holds every message until the worker runs
+  // again, so a stopped worker is woken first (a message it ignores, as a page's next request
+  // would wake it); otherwise going offline would wait for ever.
+  const setOffline = async (on: boolean) => {
+    await page.evaluate(async () => (await navigator.serviceWorker?.getRegistration())?.active?.postMessage({ type: 'WAKE' }));
+    await context.setOffline(on);
+  };
+
   try {
     await page.goto('/');
-    await waitForServiceWorker(page);
+    // The service worker installs a few seconds after the first load, while the seller signs in.
     await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+    await waitForServiceWorker(page);
     await openTask();
-    await closeRequirements();
 
     const faults: Record<string, () => Promise<void>> = {
       network: async () => {
         offline = !offline;
-        await context.setOffline(offline);
+        await setOffline(offline);
       },
       reload: async () => {
         await page.reload();
-        await expect(activePage(page).getByTestId('slot-front')).toBeVisible({ timeout: 30_000 });
+        await taskOpened();
       },
       'stop service worker': async () => {
         const cdp = await context.newCDPSession(page);
@@ -100,7 +116,7 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
         await context.close();
         context = await launch();
         page = context.pages()[0] ?? (await context.newPage());
-        if (offline) await context.setOffline(true);
+        if (offline) await setOffline(true);
         slow = false;
         await openTask();
       },
@@ -137,10 +153,9 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
 
     // The seller finishes the set and the network comes back for good.
     for (const view of SIX.filter((v) => !filled.has(v))) await shoot(view);
-    if (offline) await context.setOffline(false);
+    if (offline) await setOffline(false);
     if (slow) await shaping(false);
     offline = false;
-    await closeRequirements();
     for (const view of SIX) {
       await expect(activePage(page).getByTestId(`slot-${view}`)).toHaveAttribute('data-state', 'uploaded', { timeout: 60_000 });
     }
@@ -195,12 +210,12 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
     // The task goes offline, survives a reload, and is sent once when the network returns.
     await activePage(page).getByTestId('task-next').click();
     await activePage(page).getByTestId('category-PRODUCT2').getByRole('checkbox').first().click();
-    await context.setOffline(true);
+    await setOffline(true);
     await activePage(page).getByTestId('task-add').click();
     await page.getByTestId('confirm-dialog').getByTestId('confirm-submit').click();
     await expect(page.getByTestId('toast').filter({ hasText: 'Задача сохранена: Фото товара, 4 токенов.' })).toBeVisible();
     await page.reload();
-    await context.setOffline(false);
+    await setOffline(false);
     const tasks = async () => (await (await request.get('/api/v1/content/tasks', { headers: auth })).json()).data as { id: string; cost: number }[];
     await expect.poll(async () => (await tasks()).length, { timeout: 60_000, message: `seed ${seed}: the task is sent` }).toBe(1);
     // A further reload and service worker start must not send it again.

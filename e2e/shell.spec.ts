@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { activePage, openDrawer, waitForServiceWorker } from './support';
 
-test('the landing page renders in Russian by default', async ({ page }) => {
+test('the landing page renders in Russian by default', { tag: '@small-screen' }, async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   const landing = page.getByTestId('landing-page');
@@ -18,7 +18,7 @@ test('the landing page renders in Russian by default', async ({ page }) => {
   await expect(page).toHaveTitle(/SoleStudio/);
 });
 
-test('the shoes card leads to what SoleStudio makes for shoe sellers', async ({ page }) => {
+test('the shoes card leads to what SoleStudio makes for shoe sellers', { tag: '@small-screen' }, async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('shoes-card').click();
   await expect(page).toHaveURL(/\/shoes$/);
@@ -27,7 +27,7 @@ test('the shoes card leads to what SoleStudio makes for shoe sellers', async ({ 
   await expect(shoes.getByRole('img', { name: /Пример:/ })).toHaveCount(7);
 });
 
-test('switching to English reloads the app in English, and it stays English', async ({ page }) => {
+test('switching to English reloads the app in English, and it stays English', { tag: '@small-screen' }, async ({ page }) => {
   await page.goto('/');
   await openDrawer(page);
   await Promise.all([
@@ -46,7 +46,7 @@ test('switching to English reloads the app in English, and it stays English', as
   await expect(page.getByTestId('landing-page').getByTestId('users-claim')).toContainText('More than 50,000 sellers');
 });
 
-test('the theme is dark by default, toggles, and stays after a reload', async ({ page }) => {
+test('the theme is dark by default, toggles, and stays after a reload', { tag: '@small-screen' }, async ({ page }) => {
   await page.goto('/');
   const html = page.locator('html');
   await expect(html).toHaveClass(/ion-palette-dark/);
@@ -60,7 +60,7 @@ test('the theme is dark by default, toggles, and stays after a reload', async ({
   await expect(html).toHaveClass(/ion-palette-dark/);
 });
 
-test('a visitor on a login-required route lands on the landing page', async ({ page }) => {
+test('a visitor on a login-required route lands on the landing page', { tag: '@small-screen' }, async ({ page }) => {
   for (const path of ['/home', '/task/history', '/localpay/subscription']) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/$/);
@@ -68,7 +68,7 @@ test('a visitor on a login-required route lands on the landing page', async ({ p
   }
 });
 
-test('contact us and an unknown address', async ({ page }) => {
+test('contact us and an unknown address', { tag: '@small-screen' }, async ({ page }) => {
   await page.goto('/contact_us');
   await expect(page.getByTestId('contact-page').getByRole('link', { name: 'support@solestudio.app' })).toHaveAttribute(
     'href',
@@ -78,7 +78,7 @@ test('contact us and an unknown address', async ({ page }) => {
   await expect(page.getByTestId('not-found-page').getByRole('heading', { level: 1 })).toHaveText('Такой страницы нет');
 });
 
-test('the legal pages exist in every language', async ({ page }) => {
+test('the legal pages exist in every language', { tag: '@small-screen' }, async ({ page }) => {
   for (const locale of ['ru', 'en', 'zh']) {
     for (const name of ['terms', 'privacy']) {
       const response = await page.goto(`/legal/${locale}/${name}.html`);
@@ -89,7 +89,7 @@ test('the legal pages exist in every language', async ({ page }) => {
   }
 });
 
-test('after one visit, public pages reload offline', async ({ page, context }) => {
+test('after one visit, public pages reload offline', { tag: '@small-screen' }, async ({ page, context }) => {
   await page.goto('/');
   await waitForServiceWorker(page);
   await context.setOffline(true);
@@ -107,7 +107,7 @@ test('after one visit, public pages reload offline', async ({ page, context }) =
   await context.setOffline(false);
 });
 
-test('the app runs under its Content-Security-Policy without a violation', async ({ page }) => {
+test('the app runs under its Content-Security-Policy without a violation', { tag: '@small-screen' }, async ({ page }) => {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;

@@ -40,7 +40,7 @@ async function announce(page: Page, version: string, forceUpdate: boolean) {
   );
 }
 
-test('a newer version opens the update dialog, which can be postponed', async ({ page }) => {
+test('a newer version opens the update dialog, which can be postponed', { tag: '@small-screen' }, async ({ page }) => {
   await announce(page, '2.1.0', false);
   await page.goto('/');
   await versionRead(page);
@@ -52,7 +52,7 @@ test('a newer version opens the update dialog, which can be postponed', async ({
   await expect(dialog).toBeHidden();
 });
 
-test('accepting the update reloads the app', async ({ page }) => {
+test('accepting the update reloads the app', { tag: '@small-screen' }, async ({ page }) => {
   await announce(page, '2.1.0', false);
   await page.goto('/');
   await versionRead(page);
@@ -62,7 +62,7 @@ test('accepting the update reloads the app', async ({ page }) => {
   expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate)).toBeUndefined();
 });
 
-test('the changelog follows the chosen language', async ({ page }) => {
+test('the changelog follows the chosen language', { tag: '@small-screen' }, async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('locale', 'en'));
   await announce(page, '3.0.0', false);
   await page.goto('/');
@@ -72,7 +72,7 @@ test('the changelog follows the chosen language', async ({ page }) => {
   await expect(dialog.getByTestId('update-changelog')).toHaveText('New poster styles.');
 });
 
-test('a forced update cannot be dismissed', async ({ page }) => {
+test('a forced update cannot be dismissed', { tag: '@small-screen' }, async ({ page }) => {
   await announce(page, '2.1.0', true);
   await page.goto('/');
   await versionRead(page);
@@ -86,7 +86,7 @@ test('a forced update cannot be dismissed', async ({ page }) => {
   await expect(dialog.getByTestId('update-now')).toBeEnabled();
 });
 
-test('the same version opens no dialog', async ({ page }) => {
+test('the same version opens no dialog', { tag: '@small-screen' }, async ({ page }) => {
   await announce(page, '2.0.0', true);
   await page.goto('/');
   await expect(page.getByTestId('landing-page').getByRole('heading', { level: 1 })).toBeVisible();

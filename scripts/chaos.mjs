@@ -21,7 +21,7 @@ function run(command, env = process.env) {
 }
 
 run(['npm', 'run', 'build', '--', '--logLevel', 'warn']);
-run(['npx', 'playwright', 'test', 'e2e/chaos.spec.ts', '--project=pixel-7', '--retries=0'], {
+run(['npx', 'playwright', 'test', 'e2e/chaos.spec.ts', '--project=chaos', '--no-deps', '--retries=0'], {
   ...process.env,
   CHAOS_CYCLES: values.cycles,
   ...(values.seed ? { CHAOS_SEED: values.seed } : {}),
