@@ -126,9 +126,15 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
       },
     };
     const shoot = async (view: View) => {
-      await activePage(page).getByTestId(`slot-${view}`).locator('input[type=file]').setInputFiles(pick(pool));
+      const slot = activePage(page).getByTestId(`slot-${view}`);
+      const picture = slot.locator('.slot__picture img');
+      // A replaced photo's slot keeps showing the old one (and its upload) until the new one is
+      // compressed and stored: the shot has landed once the slot shows another picture.
+      const before = filled.has(view) ? await picture.getAttribute('src') : null;
+      await slot.locator('input[type=file]').setInputFiles(pick(pool));
       shots += 1;
-      await expect(activePage(page).getByTestId(`slot-${view}`)).not.toHaveAttribute('data-state', 'empty', { timeout: 30_000 });
+      await expect(slot).not.toHaveAttribute('data-state', 'empty', { timeout: 30_000 });
+      if (before) await expect(picture).not.toHaveAttribute('src', before, { timeout: 30_000 });
       filled.add(view);
     };
 
