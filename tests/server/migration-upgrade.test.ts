@@ -15,7 +15,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { MIGRATIONS_DIR, fromPglite, openPostgres, type Database, type DatabaseHandle } from '../../server/db/client';
 import { databaseUrl } from '../support/database-global-setup';
-import { openTestDatabase } from '../support/test-database';
+import { dropDatabase, openTestDatabase } from '../support/test-database';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/migrations');
 const CONTENT_VERSIONS = '0005_content_versions';
@@ -45,6 +45,7 @@ async function upgraded(oldFolder: string): Promise<DatabaseHandle> {
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
     const old = new pg.Client({ connectionString: databaseUrl(base, name) });
     await old.connect();
     await migratePostgres(drizzle({ client: old }), { migrationsFolder: oldFolder });
@@ -54,8 +55,7 @@ async function upgraded(oldFolder: string): Promise<DatabaseHandle> {
       ...handle,
       async close() {
         await handle.close();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
+        await dropDatabase(base, name);
       },
     };
   }

@@ -8,6 +8,33 @@ import pg from 'pg';
 import { fromPglite, openPostgres, type DatabaseHandle } from '../../server/db/client';
 import { databaseUrl } from './database-global-setup';
 
+/**
+ * Drops a test database once its pool has let go. A pool's last connection may still be saying
+ * goodbye: it is waited for rather than killed, since a killed connection reports an error nobody
+ * is listening for any more.
+ */
+export async function dropDatabase(base: string, name: string): Promise<void> {
+  const cleanup = new pg.Client({ connectionString: base });
+  await cleanup.connect();
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (error) {
+        if (attempt >= 50) {
+          await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          return;
+        }
+        if ((error as { code?: string }).code !== '55006') throw error; // object in use
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await cleanup.end();
+  }
+}
+
 /** The handle, and for PostgreSQL the URL other processes (a worker) can reach it at. */
 export async function openTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (process.env.TEST_DATABASE_KIND === 'postgres') {
@@ -24,24 +51,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle & { url?: strin
       url,
       async close() {
         await handle.close();
-        const cleanup = new pg.Client({ connectionString: base });
-        await cleanup.connect();
-        // A pool's last connection may still be saying goodbye: wait for it rather than kill it,
-        // since a killed connection reports an error nobody is listening for any more.
-        for (let attempt = 0; ; attempt += 1) {
-          try {
-            await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
-            break;
-          } catch (error) {
-            if (attempt >= 50) {
-              await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-              break;
-            }
-            if ((error as { code?: string }).code !== '55006') throw error; // object in use
-            await new Promise((resolve) => setTimeout(resolve, 100));
-          }
-        }
-        await cleanup.end();
+        await dropDatabase(base, name);
       },
     };
   }
