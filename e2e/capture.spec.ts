@@ -28,6 +28,10 @@ async function materialsOnServer(page: Page): Promise<{ id: string; status: stri
   });
 }
 
+// Each journey compresses photos in the page (the guided camera six 2080 px frames) while the
+// server checks every one: on two busy cores one takes up to a minute, so each is given two.
+test.describe.configure({ timeout: 120_000 });
+
 test('batch upload fills the slots in order and every photo reaches the server once', async ({ page, request }) => {
   const seller = await createVerifiedSeller(request, 'cap');
   await page.goto('/');
