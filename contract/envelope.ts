@@ -1,5 +1,6 @@
 // The response envelope every API route answers with (SPEC §7: success is an HTTP success or
-// a body code 200-299; paged lists carry meta.total, meta.total_pages and meta.page).
+// a body code 200-299; paged lists carry meta.total, meta.total_pages and meta.page), and the
+// failures a route declares with errorResponses().
 import { z } from 'zod';
 
 export const pageMetaSchema = z.object({
@@ -41,3 +42,47 @@ export const errorEnvelopeSchema = z.object({
   errors: z.array(fieldErrorSchema).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** What each failure status means, as the API documents it. */
+const ERROR_STATUSES = {
+  400: 'The request is malformed or a field is invalid; `errors` names the fields',
+  401: 'Not signed in: no live session, credentials that do not match, or a ticket that is not valid',
+  402: 'The balance does not cover the cost',
+  403: 'Not allowed: an address whose signature is not valid, or an e-mail not yet confirmed',
+  404: 'Not found, or not the seller’s',
+  409: 'In conflict with what the server holds (an Idempotency-Key used for another request, a photo in use, a task still running)',
+  413: 'The body is larger than the route takes',
+  415: 'The body is of a type the route does not take',
+  422: 'The image cannot be read, or has too many pixels',
+  429: 'Too many requests: the Retry-After header says how many seconds to wait',
+  500: 'Something failed inside the server; the answer says nothing about what',
+} as const;
+type ErrorStatus = keyof typeof ERROR_STATUSES;
+
+function failureSchema<S extends ErrorStatus>(status: S) {
+  return errorEnvelopeSchema.extend({ code: z.literal(status) }).meta({ description: ERROR_STATUSES[status] });
+}
+type FailureSchema<S extends ErrorStatus> = ReturnType<typeof failureSchema<S>>;
+
+const failures = new Map<ErrorStatus, FailureSchema<ErrorStatus>>();
+
+/** The error envelope of one status: its `code` is that status. */
+function errorEnvelope<S extends ErrorStatus>(status: S): FailureSchema<S> {
+  let schema = failures.get(status);
+  if (!schema) {
+    schema = failureSchema(status);
+    failures.set(status, schema);
+  }
+  return schema as FailureSchema<S>;
+}
+
+/**
+ * The failures a route declares, each as the error envelope of its status, beside its success:
+ * `response: { 200: okEnvelope(x), ...errorResponses(400, 401) }`. Every route can fail inside,
+ * so 500 is always among them.
+ */
+export function errorResponses<const S extends ErrorStatus[]>(...statuses: S): { [K in S[number] | 500]: FailureSchema<K> } {
+  return Object.fromEntries([...statuses, 500 as const].map((status) => [status, errorEnvelope(status)])) as {
+    [K in S[number] | 500]: FailureSchema<K>;
+  };
+}

@@ -59,6 +59,9 @@ export const uploadTicketSchema = z.object({
 });
 export type UploadTicket = z.infer<typeof uploadTicketSchema>;
 
+/** What the embedded storage answers once a photo's bytes PUT to `presigned_url` are checked. */
+export const storedUploadSchema = uploadTicketSchema.pick({ material_id: true, status: true });
+
 export const materialSchema = z.object({
   id: z.string(),
   file_name: z.string(),

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope } from '../../contract/envelope';
-import { healthSchema } from '../../contract/health';
+import { healthResponses } from '../../contract/responses';
 
 export const healthRoutes: FastifyPluginAsyncZod<{ version: string; database: 'pglite' | 'postgres' }> =
   async (app, { version, database }) => {
@@ -10,7 +9,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ version: string; database: 'p
         schema: {
           summary: 'Liveness and what this server runs on',
           tags: ['system'],
-          response: { 200: okEnvelope(healthSchema) },
+          response: healthResponses.health,
         },
       },
       async () => ({

@@ -1,24 +1,19 @@
 // /api/v1/content/assets (SPEC §7 Content): material history's pages, deleting results, and a
 // selection downloaded as one zip. Another seller's asset is answered as not found.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
+import { assetResponses } from '../../../contract/responses';
 import {
   ASSET_DOWNLOAD_LIFETIME_S,
   assetBatchCreateSchema,
   assetDownloadQuerySchema,
-  assetDownloadSchema,
   assetIdsSchema,
   assetListQuerySchema,
-  assetSchema,
 } from '../../../contract/assets';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
-import { listAnswer } from '../../content/list-answers';
+import { listAnswer, sendSerialised, serialisedAnswer } from '../../content/list-answers';
 import { archiveName, assetsAmong, createAssets, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAsset, zipOf } from '../../content/assets';
-
-const failures = { 400: z.unknown(), 401: z.unknown(), 403: z.unknown(), 404: z.unknown(), 429: z.unknown() };
 
 export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -32,7 +27,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         querystring: assetListQuerySchema,
-        response: { 200: pagedEnvelope(assetSchema), ...failures },
+        response: assetResponses.list,
       },
       onRequest: app.requireUser,
     },
@@ -41,14 +36,14 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = currentUser(request).user.id;
       const body = await listAnswer(db, userId, `assets|${material_category ?? ''}|${page}|${page_size}|${request.locale}`, async () => {
         const { rows, total } = await listOwnAssets(db, userId, material_category, page, page_size);
-        return {
+        return serialisedAnswer(reply, {
           code: 200,
           message: translate(request.locale, 'OK'),
           data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
           meta: { total, total_pages: Math.ceil(total / page_size), page },
-        };
+        });
       }, request.contentVersion);
-      return reply.type('application/json; charset=utf-8').send(body);
+      return sendSerialised(reply, body);
     },
   );
 
@@ -60,7 +55,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         body: assetBatchCreateSchema,
-        response: { 200: okEnvelope(z.array(assetSchema)), ...failures },
+        response: assetResponses.batchCreate,
       },
       onRequest: app.requireUser,
     },
@@ -78,7 +73,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         body: assetIdsSchema,
-        response: { 200: okEnvelope(z.null()), ...failures },
+        response: assetResponses.delete,
       },
       onRequest: app.requireUser,
     },
@@ -97,7 +92,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         body: assetIdsSchema,
-        response: { 200: okEnvelope(assetDownloadSchema), ...failures },
+        response: assetResponses.requestDownload,
       },
       onRequest: app.requireUser,
     },
@@ -123,7 +118,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The zip a download address names; the address itself is the permission',
         tags: ['content'],
         querystring: assetDownloadQuerySchema,
-        response: failures,
+        response: assetResponses.download,
       },
     },
     async (request, reply) => {

@@ -1,9 +1,8 @@
 // /api/v1/auth (SPEC §7 Auth): registration, e-mail verification, sign-in, sessions and
 // password recovery. Rate limits count per IP and per e-mail or identifier.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { okEnvelope } from '../../../contract/envelope';
+import { authResponses } from '../../../contract/responses';
 import {
   RESEND_COOLDOWN_S,
   changePasswordSchema,
@@ -11,13 +10,8 @@ import {
   forgotResetSchema,
   forgotVerifySchema,
   loginRequestSchema,
-  refreshedSessionSchema,
   registerRequestSchema,
-  registeredSchema,
   resendVerificationSchema,
-  tokenSchema,
-  userSchema,
-  verifiedEmailSchema,
   verifyEmailQuerySchema,
 } from '../../../contract/auth';
 import { HttpError } from '../../lib/errors';
@@ -61,8 +55,6 @@ export const AUTH_LIMITS = {
   passwordChangePerUser: { max: 10, windowMs: 15 * MINUTE },
 } satisfies Record<string, Limit>;
 
-const done = z.null();
-const errors = { 400: z.unknown(), 401: z.unknown(), 429: z.unknown() };
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -103,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create an account and mail a verification link',
         tags: ['auth'],
         body: registerRequestSchema,
-        response: { 201: okEnvelope(registeredSchema), 409: z.unknown(), ...errors },
+        response: authResponses.register,
       },
     },
     async (request, reply) => {
@@ -158,7 +150,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sign in with a username or e-mail and a password',
         tags: ['auth'],
         body: loginRequestSchema,
-        response: { 200: okEnvelope(tokenSchema), 403: z.unknown(), ...errors },
+        response: authResponses.login,
       },
     },
     async (request) => {
@@ -178,7 +170,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/me',
     {
-      schema: { summary: 'The signed-in seller', tags: ['auth'], security: [{ bearer: [] }], response: { 200: okEnvelope(userSchema), ...errors } },
+      schema: { summary: 'The signed-in seller', tags: ['auth'], security: [{ bearer: [] }], response: authResponses.me },
       onRequest: app.requireUser,
     },
     async (request) => ok(request, 'OK', publicUser(currentUser(request).user)),
@@ -187,7 +179,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout',
     {
-      schema: { summary: 'End this session', tags: ['auth'], security: [{ bearer: [] }], response: { 200: okEnvelope(done), ...errors } },
+      schema: { summary: 'End this session', tags: ['auth'], security: [{ bearer: [] }], response: authResponses.logout },
       onRequest: app.requireUser,
     },
     async (request) => {
@@ -203,7 +195,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Rotate the token: this session ends and a new one begins',
         tags: ['auth'],
         security: [{ bearer: [] }],
-        response: { 200: okEnvelope(tokenSchema), ...errors },
+        response: authResponses.refreshToken,
       },
       onRequest: app.requireUser,
     },
@@ -224,7 +216,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Check the session when the app starts and extend it',
         tags: ['auth'],
         security: [{ bearer: [] }],
-        response: { 200: okEnvelope(refreshedSessionSchema), ...errors },
+        response: authResponses.sessionRefresh,
       },
       onRequest: app.requireUser,
     },
@@ -242,7 +234,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Mail a 6-digit reset code (the same answer for every address)',
         tags: ['auth'],
         body: forgotRequestSchema,
-        response: { 200: okEnvelope(done), ...errors },
+        response: authResponses.forgotPasswordRequest,
       },
     },
     async (request) => {
@@ -269,7 +261,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Check a reset code without using it',
         tags: ['auth'],
         body: forgotVerifySchema,
-        response: { 200: okEnvelope(done), ...errors },
+        response: authResponses.forgotPasswordVerify,
       },
     },
     async (request) => {
@@ -290,7 +282,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Set a new password with a reset code; every session ends',
         tags: ['auth'],
         body: forgotResetSchema,
-        response: { 200: okEnvelope(done), ...errors },
+        response: authResponses.forgotPasswordReset,
       },
     },
     async (request) => {
@@ -317,7 +309,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         security: [{ bearer: [] }],
         body: changePasswordSchema,
-        response: { 200: okEnvelope(done), ...errors },
+        response: authResponses.changePassword,
       },
       onRequest: app.requireUser,
     },
@@ -344,7 +336,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Confirm an e-mail address with the link from the message',
         tags: ['auth'],
         querystring: verifyEmailQuerySchema,
-        response: { 200: okEnvelope(verifiedEmailSchema), ...errors },
+        response: authResponses.verifyEmail,
       },
     },
     async (request) => {
@@ -361,7 +353,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Mail a new verification link (the same answer for every address)',
         tags: ['auth'],
         body: resendVerificationSchema,
-        response: { 200: okEnvelope(done), ...errors },
+        response: authResponses.resendVerification,
       },
     },
     async (request) => {

@@ -1,23 +1,12 @@
 // /api/v1/content (SPEC §7 Content): what can be made, submitting a task, and the seller's
 // tasks. Every task route answers 404 for another seller's task.
 import crypto from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
-import {
-  contentCatalogueSchema,
-  eventTicketSchema,
-  failureDetailSchema,
-  generateRequestSchema,
-  generateResultSchema,
-  regenerateRequestSchema,
-  taskIdParamsSchema,
-  taskListQuerySchema,
-  taskMaterialSchema,
-  taskSchema,
-} from '../../../contract/content';
+import { contentResponses } from '../../../contract/responses';
+import { generateRequestSchema, regenerateRequestSchema, taskIdParamsSchema, taskListQuerySchema } from '../../../contract/content';
 import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { HttpError } from '../../lib/errors';
 import { translate, type MessageKey } from '../../lib/i18n';
@@ -29,9 +18,8 @@ import { publicTask } from '../../content/present';
 import { assets, materials, taskOutputs, tasks } from '../../db/schema';
 import { DOWNLOAD_URL_LIFETIME_S } from '../../storage/storage';
 import { issueTicket } from '../../content/tickets';
-import { listAnswer } from '../../content/list-answers';
+import { listAnswer, sendSerialised, serialisedAnswer } from '../../content/list-answers';
 
-const failures = { 400: z.unknown(), 401: z.unknown(), 402: z.unknown(), 404: z.unknown(), 409: z.unknown(), 429: z.unknown() };
 const SUBMISSIONS_PER_HOUR = { max: 300, windowMs: 60 * 60 * 1000 };
 
 export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -66,7 +54,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'The categories, backgrounds and scenes this server can make, their prices, and why any is unavailable',
         tags: ['content'],
-        response: { 200: okEnvelope(contentCatalogueSchema) },
+        response: contentResponses.config,
       },
     },
     async (request) => ({
@@ -85,7 +73,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearer: [] }],
         headers: idempotencyHeadersSchema,
         body: generateRequestSchema,
-        response: { 200: okEnvelope(generateResultSchema), ...failures },
+        response: contentResponses.generate,
       },
       onRequest: app.requireUser,
     },
@@ -104,7 +92,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         querystring: taskListQuerySchema,
-        response: { 200: pagedEnvelope(taskSchema), ...failures },
+        response: contentResponses.tasks,
       },
       onRequest: app.requireUser,
     },
@@ -114,14 +102,14 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = await listAnswer(db, user.id, `tasks|${page}|${page_size}|${request.locale}`, async () => {
         const { rows, total } = await listOwnTasks(db, user.id, page, page_size);
         const details = await taskDetails(db, rows);
-        return {
+        return serialisedAnswer(reply, {
           code: 200,
           message: ok(request.locale),
           data: await Promise.all(rows.map((row) => publicTask(row, details, app.storage, request.locale))),
           meta: { total, total_pages: Math.ceil(total / page_size), page },
-        };
+        });
       }, request.contentVersion);
-      return reply.type('application/json; charset=utf-8').send(body);
+      return sendSerialised(reply, body);
     },
   );
 
@@ -139,7 +127,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         params: taskIdParamsSchema,
-        response: { 200: okEnvelope(taskSchema), ...failures },
+        response: contentResponses.task,
       },
       onRequest: app.requireUser,
     },
@@ -157,7 +145,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         params: taskIdParamsSchema,
-        response: { 200: okEnvelope(z.array(failureDetailSchema)), ...failures },
+        response: contentResponses.failureDetails,
       },
       onRequest: app.requireUser,
     },
@@ -191,7 +179,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         params: taskIdParamsSchema,
-        response: { 200: okEnvelope(z.array(taskMaterialSchema)), ...failures },
+        response: contentResponses.taskMaterials,
       },
       onRequest: app.requireUser,
     },
@@ -210,7 +198,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['content'],
         security: [{ bearer: [] }],
         params: taskIdParamsSchema,
-        response: { 200: okEnvelope(z.null()), ...failures },
+        response: contentResponses.deleteTask,
       },
       onRequest: app.requireUser,
     },
@@ -229,7 +217,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearer: [] }],
         headers: idempotencyHeadersSchema,
         body: regenerateRequestSchema,
-        response: { 200: okEnvelope(generateResultSchema), ...failures },
+        response: contentResponses.regenerate,
       },
       onRequest: app.requireUser,
     },
@@ -264,7 +252,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A short-lived ticket that opens the task event stream once',
         tags: ['content'],
         security: [{ bearer: [] }],
-        response: { 200: okEnvelope(eventTicketSchema), 401: z.unknown() },
+        response: contentResponses.eventTicket,
       },
       onRequest: app.requireUser,
     },

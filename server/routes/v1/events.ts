@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { text } from '../../../contract/text';
+import { contentResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
 import { redeemTicket } from '../../content/tickets';
 import type { TaskEvent } from '../../../contract/content';
@@ -23,7 +24,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Task events (text/event-stream), opened with a ticket from POST /content/events/ticket',
         tags: ['content'],
         querystring: z.object({ ticket: text().max(300) }),
-        response: { 401: z.unknown() },
+        response: contentResponses.events,
       },
       // Compression would hold events back in its buffer.
       config: { compress: false },

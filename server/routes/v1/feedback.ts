@@ -1,9 +1,8 @@
 // POST /api/v1/feedback/ (SPEC §7): a message from the feedback page, kept on the server and
 // tied to the seller when signed in.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope } from '../../../contract/envelope';
-import { feedbackRequestSchema, feedbackSchema } from '../../../contract/auth';
+import { feedbackRequestSchema } from '../../../contract/auth';
+import { feedbackResponses } from '../../../contract/responses';
 import { translate } from '../../lib/i18n';
 import { feedback } from '../../db/schema';
 
@@ -17,7 +16,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Send feedback',
         tags: ['feedback'],
         body: feedbackRequestSchema,
-        response: { 201: okEnvelope(feedbackSchema), 400: z.unknown(), 429: z.unknown() },
+        response: feedbackResponses.send,
       },
       preHandler: app.optionalUser,
     },

@@ -1,16 +1,12 @@
 // /api/v1/materials (SPEC §7 Materials): register an upload, list, delete, shoe categories.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope, pagedEnvelope } from '../../../contract/envelope';
+import { materialResponses } from '../../../contract/responses';
 import {
   idempotencyHeadersSchema,
   idempotencyKeyRule,
   listQuerySchema,
   materialIdParamsSchema,
-  materialSchema,
-  shoeCategorySchema,
   uploadRequestSchema,
-  uploadTicketSchema,
 } from '../../../contract/materials';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
@@ -20,7 +16,6 @@ import { deleteOwn, listOwn, publicMaterial, registerUpload } from '../../materi
 import { shoeCategories } from '../../materials/shoe-categories';
 
 const REGISTRATIONS_PER_HOUR = { max: 600, windowMs: 60 * 60 * 1000 };
-const failures = { 400: z.unknown(), 401: z.unknown(), 404: z.unknown(), 409: z.unknown(), 429: z.unknown() };
 
 export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -34,7 +29,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearer: [] }],
         headers: idempotencyHeadersSchema,
         body: uploadRequestSchema,
-        response: { 200: okEnvelope(uploadTicketSchema), ...failures },
+        response: materialResponses.upload,
       },
       onRequest: app.requireUser,
     },
@@ -72,7 +67,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['materials'],
         security: [{ bearer: [] }],
         querystring: listQuerySchema,
-        response: { 200: pagedEnvelope(materialSchema), ...failures },
+        response: materialResponses.list,
       },
       onRequest: app.requireUser,
     },
@@ -97,7 +92,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['materials'],
         security: [{ bearer: [] }],
         params: materialIdParamsSchema,
-        response: { 200: okEnvelope(z.null()), ...failures },
+        response: materialResponses.delete,
       },
       onRequest: app.requireUser,
     },
@@ -117,7 +112,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Shoe types and the parameters (cm) that apply to each',
         tags: ['materials'],
-        response: { 200: okEnvelope(z.array(shoeCategorySchema)) },
+        response: materialResponses.shoeCategories,
       },
     },
     async (request) => ({ code: 200, message: translate(request.locale, 'OK'), data: shoeCategories(request.locale) }),

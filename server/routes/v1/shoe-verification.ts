@@ -1,9 +1,8 @@
 // POST /api/v1/shoe-verification/verify-angle: what the shooting requirements would say about one
 // uploaded photo (SPEC §7), shown on its slot so the seller can retake before paying.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope } from '../../../contract/envelope';
-import { MAX_UPLOAD_BYTES, verificationSchema, verifyAngleRequestSchema } from '../../../contract/materials';
+import { MAX_UPLOAD_BYTES, verifyAngleRequestSchema } from '../../../contract/materials';
+import { materialResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
@@ -22,7 +21,7 @@ export const shoeVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['materials'],
         security: [{ bearer: [] }],
         body: verifyAngleRequestSchema,
-        response: { 200: okEnvelope(verificationSchema), 400: z.unknown(), 401: z.unknown(), 404: z.unknown(), 409: z.unknown() },
+        response: materialResponses.verifyAngle,
       },
       onRequest: app.requireUser,
     },

@@ -3,14 +3,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '../../../contract/materials';
+import { storageResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { LocalStorage, type StorageOperation } from '../../storage/local';
 import { acceptUpload, findByStorageKey } from '../../materials/materials';
 import { ImageRejected } from '../../materials/inspect';
 
+/** Checked in the route, not declared: a query that does not match its signature is refused as 403. */
 const signedQuery = z.object({
   op: z.enum(['put', 'get']),
   exp: z.coerce.number().int(),
@@ -18,9 +21,10 @@ const signedQuery = z.object({
   ct: z.string().max(100).optional(),
 });
 
+const params = z.object({ '*': z.string() });
 const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.png': 'image/png', '.mp4': 'video/mp4' };
 
-export const storageRoutes: FastifyPluginAsync<{ root: string }> = async (app, { root }) => {
+export const storageRoutes: FastifyPluginAsyncZod<{ root: string }> = async (app, { root }) => {
   const storage = app.storage;
   if (!(storage instanceof LocalStorage)) return;
 
@@ -29,8 +33,7 @@ export const storageRoutes: FastifyPluginAsync<{ root: string }> = async (app, {
     done(null, body),
   );
 
-  const authorise = (request: FastifyRequest, op: StorageOperation) => {
-    const key = (request.params as { '*': string })['*'];
+  const authorise = (request: FastifyRequest, key: string, op: StorageOperation) => {
     const query = signedQuery.safeParse(request.query);
     const contentType = op === 'put' ? (request.headers['content-type'] ?? '').split(';')[0]!.trim() : '';
     if (
@@ -44,28 +47,51 @@ export const storageRoutes: FastifyPluginAsync<{ root: string }> = async (app, {
     return key;
   };
 
-  app.put('/*', { bodyLimit: MAX_UPLOAD_BYTES, schema: { hide: true } }, async (request, reply) => {
-    const key = authorise(request, 'put');
-    const material = await findByStorageKey(app.database.db, key);
-    if (!material) throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    try {
-      const accepted = await acceptUpload(app.database.db, storage, material, body);
-      return reply.send({ code: 200, message: translate(request.locale, 'OK'), data: { material_id: accepted.id, status: accepted.status } });
-    } catch (error) {
-      if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
-      throw error;
-    }
-  });
+  app.put(
+    '/*',
+    {
+      bodyLimit: MAX_UPLOAD_BYTES,
+      schema: {
+        summary: "A photo's bytes, to the address POST /materials/upload gave (embedded storage only)",
+        tags: ['materials'],
+        params,
+        response: storageResponses.put,
+      },
+    },
+    async (request, reply) => {
+      const key = authorise(request, request.params['*'], 'put');
+      const material = await findByStorageKey(app.database.db, key);
+      if (!material) throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      try {
+        const accepted = await acceptUpload(app.database.db, storage, material, body);
+        return reply.send({ code: 200, message: translate(request.locale, 'OK'), data: { material_id: accepted.id, status: accepted.status } });
+      } catch (error) {
+        if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
+        throw error;
+      }
+    },
+  );
 
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    const key = authorise(request, 'get');
-    const file = path.join(root, key);
-    if (!fs.existsSync(file)) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
-    return reply
-      .type(CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream')
-      .header('cache-control', 'private, max-age=3600')
-      .header('content-disposition', 'inline')
-      .send(fs.createReadStream(file));
-  });
+  app.get(
+    '/*',
+    {
+      schema: {
+        summary: 'A stored file, at an address the API gave (embedded storage only)',
+        tags: ['materials'],
+        params,
+        response: storageResponses.get,
+      },
+    },
+    async (request, reply) => {
+      const key = authorise(request, request.params['*'], 'get');
+      const file = path.join(root, key);
+      if (!fs.existsSync(file)) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      return reply
+        .type(CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream')
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-disposition', 'inline')
+        .send(fs.createReadStream(file));
+    },
+  );
 };

@@ -1,8 +1,6 @@
 // /api/v1/tokens (SPEC §7 Tokens): the seller's balance, from the ledger's wallet.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okEnvelope } from '../../../contract/envelope';
-import { balanceSchema } from '../../../contract/auth';
+import { tokenResponses } from '../../../contract/responses';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { balanceOf } from '../../ledger/ledger';
@@ -15,7 +13,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The token balance',
         tags: ['tokens'],
         security: [{ bearer: [] }],
-        response: { 200: okEnvelope(balanceSchema), 401: z.unknown() },
+        response: tokenResponses.balance,
       },
       onRequest: app.requireUser,
     },
