@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../server/app';
 import type { DatabaseHandle } from '../../server/db/client';
 import { loadConfig } from '../../server/config/env';
@@ -28,6 +28,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   /** Routes a test adds before the app is ready (for example to exercise a plugin). */
   extend?: (app: FastifyInstance) => void | Promise<void>,
+  /** A logger for a test that reads what the app logs; silent otherwise. */
+  logger: FastifyServerOptions['logger'] = false,
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-test-'));
   const config = loadConfig({
@@ -37,7 +39,7 @@ export async function createTestApp(
     ...env,
   });
   const database = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger });
   await extend?.(app);
   await app.ready();
   return {
