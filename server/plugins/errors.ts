@@ -106,6 +106,8 @@ function envelopeOf(error: FastifyError, locale: Locale): ErrorEnvelope {
 function sendOffContract(request: FastifyRequest, reply: FastifyReply, error: Error) {
   const issues = isResponseSerializationError(error) ? error.cause.issues : undefined;
   request.log.error({ err: error, route: `${request.method} ${request.routeOptions.url ?? request.url}`, issues }, 'answer off the contract');
+  // Headers the refused answer set that would mislead about this one.
+  reply.removeHeader('content-disposition');
   reply.removeHeader('retry-after');
   return send(reply, internal(request.locale));
 }
