@@ -22,6 +22,7 @@ interface Response {
 }
 interface Parameter {
   in: string;
+  required?: boolean;
   schema?: Schema;
 }
 interface Operation {
