@@ -40,6 +40,28 @@ export default tseslint.config(
     languageOptions: { globals: globals.serviceworker },
   },
   {
+    // One way to the network from the page and the service worker: src/lib/api-client.ts (its
+    // auth, timeouts, retries and typed errors). The outbox's transport is the other, because it
+    // also runs in the service worker, which has neither the page's store nor its translations.
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    ignores: ['src/lib/api-client.ts', 'src/offline/transport.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the API through src/lib/api-client.ts (apiRequest, apiDownload, fetchStaticJson).' },
+        { name: 'XMLHttpRequest', message: 'Call the API through src/lib/api-client.ts.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'self', 'globalThis'].map((object) => ({
+          object,
+          property: 'fetch',
+          message: 'Call the API through src/lib/api-client.ts (apiRequest, apiDownload, fetchStaticJson).',
+        })),
+      ],
+    },
+  },
+  {
     files: ['server/**/*.ts', 'tests/server/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'build/**/*.ts', 'e2e/**/*.ts', '*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },

@@ -14,7 +14,7 @@ const oneTask = okEnvelope(taskSchema);
 const details = okEnvelope(z.array(failureDetailSchema));
 const generated = okEnvelope(generateResultSchema);
 const download = okEnvelope(assetDownloadSchema);
-const nothing = okEnvelope(z.unknown());
+const nothing = okEnvelope(z.null());
 
 export type TaskPage = z.output<typeof taskPage>;
 export type AssetPage = z.output<typeof assetPage>;

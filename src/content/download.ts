@@ -1,6 +1,7 @@
 // Saving results on the device (SPEC §8 material history): a zip of a selection fetched as it
 // streams, with its progress, or a single file; a file the browser cannot fetch (another origin
-// without CORS) opens in a new tab instead.
+// without CORS) opens in a new tab instead. The bytes come through the API client's apiDownload.
+import { ApiError, apiDownload } from '../lib/api-client';
 
 /** Hands bytes to the browser's download as a file named `name`. */
 export function saveBlob(blob: Blob, name: string): void {
@@ -16,37 +17,6 @@ export function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** The file name a Content-Disposition header gives, if any. */
-export function dispositionName(header: string | null): string | null {
-  const match = header?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
-  return match ? decodeURIComponent(match[1]!) : null;
-}
-
-export class DownloadError extends Error {
-  constructor(readonly status: number) {
-    super(`HTTP ${status}`);
-    this.name = 'DownloadError';
-  }
-}
-
-/** Fetches a download, reporting bytes received as they arrive; resolves with the file. */
-export async function fetchWithProgress(url: string, onBytes: (received: number) => void, signal?: AbortSignal): Promise<{ blob: Blob; name: string | null }> {
-  const response = await fetch(url, { signal });
-  if (!response.ok || !response.body) throw new DownloadError(response.status);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.byteLength;
-    onBytes(received);
-  }
-  const type = response.headers.get('content-type') ?? 'application/octet-stream';
-  return { blob: new Blob(chunks as BlobPart[], { type }), name: dispositionName(response.headers.get('content-disposition')) };
-}
-
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'video/mp4': 'mp4', 'video/webm': 'webm' };
 
 /** A single result's file name: `solestudio-{category}-{first id characters}.{ext}`. */
@@ -55,16 +25,17 @@ export function fileNameOf(asset: { id: string; category: string; file_type: str
 }
 
 /**
- * Downloads one result; when it cannot be fetched here, opens it in a new tab, where the seller
- * can keep it. Resolves with how it went.
+ * Downloads one result; when it cannot be fetched here at all (another origin without CORS),
+ * opens it in a new tab, where the seller can keep it. Resolves with how it went; a refusal
+ * (an expired address, a server error) rejects with its ApiError.
  */
 export async function downloadOne(asset: { id: string; category: string; file_type: string; file_url: string }): Promise<'saved' | 'opened'> {
   try {
-    const response = await fetch(asset.file_url);
-    if (!response.ok) throw new DownloadError(response.status);
-    saveBlob(await response.blob(), fileNameOf(asset));
+    const { blob } = await apiDownload(asset.file_url);
+    saveBlob(blob, fileNameOf(asset));
     return 'saved';
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 0)) throw error;
     window.open(asset.file_url, '_blank', 'noopener');
     return 'opened';
   }

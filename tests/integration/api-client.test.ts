@@ -29,7 +29,7 @@ beforeAll(async () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       return { code: 200, message: 'ok', data: null };
     });
-    app.get('/api/test/body-code', async () => ({ code: 450, message: 'Тариф не найден', data: null }));
+    app.get('/api/test/body-code', async () => ({ code: 450, error: 'PLAN_NOT_FOUND', message: 'Тариф не найден' }));
     app.get('/api/test/crash', async () => {
       throw new Error('internal detail');
     });
@@ -76,7 +76,7 @@ describe('apiRequest', () => {
 
   it('treats a body code outside 200-299 as a failure', async () => {
     const error = await apiRequest(`${base}/api/test/body-code`, { schema: z.unknown() }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 200, message: 'Тариф не найден' });
+    expect(error).toMatchObject({ status: 200, code: 'PLAN_NOT_FOUND', message: 'Тариф не найден' });
   });
 
   it('forgets the session on 401', async () => {

@@ -15,12 +15,13 @@ import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
 import { deleteAssets, listAssets, prepareDownload } from '../../content/api';
-import { downloadOne, fetchWithProgress, formatBytes, saveBlob } from '../../content/download';
+import { downloadOne, formatBytes, saveBlob } from '../../content/download';
 import { OfflineCopyBanner } from '../../content/OfflineCopyBanner';
 import { loadList } from '../../content/lists';
 import { materialActionProblem, toggleAll, type MaterialAction } from '../../content/rules';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
+import { apiDownload } from '../../lib/api-client';
 import { onTaskUpdated } from '../../lib/app-events';
 import { currentLocale } from '../../lib/i18n';
 import { onlineAtom } from '../../lib/store';
@@ -153,7 +154,8 @@ export default function MaterialPage() {
     setPacking({ total: chosen.length, received: 0 });
     try {
       const prepared = await prepareDownload(chosen.map((asset) => asset.id));
-      const { blob, name } = await fetchWithProgress(prepared.download_url, (received) => setPacking({ total: prepared.total, received }));
+      const onBytes = (received: number) => setPacking({ total: prepared.total, received });
+      const { blob, name } = await apiDownload(prepared.download_url, { onBytes });
       saveBlob(blob, name ?? 'solestudio.zip');
       showToast(t('history.material.downloadFinished'), 'success');
     } catch (error) {
@@ -164,8 +166,12 @@ export default function MaterialPage() {
   };
 
   const downloadSingle = async (asset: Asset) => {
-    // Opened in a new tab when it cannot be saved from here (SPEC §8).
-    if ((await downloadOne(asset)) === 'saved') showToast(t('history.material.downloadFinished'), 'success');
+    // Opened in a new tab when it cannot be fetched from here (SPEC §8).
+    try {
+      if ((await downloadOne(asset)) === 'saved') showToast(t('history.material.downloadFinished'), 'success');
+    } catch (error) {
+      showToast(t('history.material.download_failed', { message: error instanceof Error ? error.message : '' }), 'error');
+    }
   };
 
   const offlineSince = Object.values(offline).length > 0 ? Math.min(...Object.values(offline)) : null;

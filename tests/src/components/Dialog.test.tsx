@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Dialog } from '../../../src/components/Dialog';
 
 function Harness({ dismissible = true, closeLabel }: { dismissible?: boolean; closeLabel?: string }) {
@@ -36,39 +37,44 @@ describe('Dialog', () => {
     expect(dialog.open).toBe(false);
   });
 
-  it('closes on a backdrop click when dismissible', () => {
+  it('closes on a backdrop click when dismissible', async () => {
+    const user = userEvent.setup();
     render(<Harness />);
-    fireEvent.click(screen.getByTestId('dialog'));
+    await user.click(screen.getByTestId('dialog'));
     expect(screen.getByTestId('state').textContent).toBe('closed');
   });
 
-  it('stays open on Escape and the backdrop when not dismissible', () => {
+  it('stays open on Escape and the backdrop when not dismissible', async () => {
+    const user = userEvent.setup();
     render(<Harness dismissible={false} />);
     const dialog = screen.getByTestId('dialog') as HTMLDialogElement;
     cancel(dialog);
-    fireEvent.click(dialog);
+    await user.click(dialog);
     expect(screen.getByTestId('state').textContent).toBe('open');
     expect(dialog.open).toBe(true);
   });
 
-  it('does not close on a click inside its content', () => {
+  it('does not close on a click inside its content', async () => {
+    const user = userEvent.setup();
     render(<Harness />);
-    fireEvent.click(screen.getByRole('heading', { name: 'Title' }));
+    await user.click(screen.getByRole('heading', { name: 'Title' }));
     expect(screen.getByTestId('state').textContent).toBe('open');
   });
 });
 
 describe('Dialog content', () => {
-  it('is rendered only while the dialog is open', () => {
+  it('is rendered only while the dialog is open', async () => {
+    const user = userEvent.setup();
     render(<Harness />);
     expect(screen.getByRole('heading', { name: 'Title' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('heading', { name: 'Title' })).toBeNull();
   });
 
-  it('offers a named close button in the corner when asked, unless it cannot be dismissed', () => {
+  it('offers a named close button in the corner when asked, unless it cannot be dismissed', async () => {
+    const user = userEvent.setup();
     const { unmount } = render(<Harness closeLabel="Закрыть" />);
-    fireEvent.click(screen.getByRole('button', { name: 'Закрыть' }));
+    await user.click(screen.getByRole('button', { name: 'Закрыть' }));
     expect(screen.getByTestId('state').textContent).toBe('closed');
     unmount();
     render(<Harness closeLabel="Закрыть" dismissible={false} />);

@@ -2,7 +2,8 @@
 // their language, with a way to sign in again, and gone once dismissed (signing in again clears
 // it too: e2e/accounts.spec.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Provider } from 'jotai';
 import { initI18n } from '../../../../src/lib/i18n';
 import { signedOutReasonAtom, store } from '../../../../src/lib/store';
@@ -30,12 +31,13 @@ describe('the signed-out notice on the landing page', () => {
     expect(screen.queryByTestId('signed-out-notice')).toBeNull();
   });
 
-  it('says the password was changed on another device, and opens the sign-in', () => {
+  it('says the password was changed on another device, and opens the sign-in', async () => {
+    const user = userEvent.setup();
     store.set(signedOutReasonAtom, 'password_changed');
     renderLanding();
     const notice = screen.getByTestId('signed-out-notice');
     expect(notice.textContent).toContain('Вы вышли из аккаунта: пароль был изменён на другом устройстве.');
-    fireEvent.click(screen.getByText('Войти'));
+    await user.click(screen.getByText('Войти'));
     expect(store.get(accountDialogAtom)).toBe('login');
   });
 
@@ -46,10 +48,11 @@ describe('the signed-out notice on the landing page', () => {
     expect(screen.getByTestId('signed-out-notice').textContent).toContain('您已退出登录：密码已在另一台设备上更改。');
   });
 
-  it('goes when dismissed', () => {
+  it('goes when dismissed', async () => {
+    const user = userEvent.setup();
     store.set(signedOutReasonAtom, 'password_changed');
     renderLanding();
-    fireEvent.click(screen.getByText('Понятно'));
+    await user.click(screen.getByText('Понятно'));
     expect(screen.queryByTestId('signed-out-notice')).toBeNull();
   });
 });

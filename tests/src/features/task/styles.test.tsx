@@ -3,7 +3,8 @@
 // and outputs removed from the confirmation with the total following.
 import { useState } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { CategoryOffer } from '../../../../contract/content';
 import type { ContentType, ShoeView } from '../../../../contract/enums';
 import {
@@ -67,48 +68,51 @@ function Page({ type, onSelection }: { type: ContentType; onSelection?: (s: Sele
 const card = (category: string) => within(screen.getByTestId(`category-${category}`)).getAllByRole('checkbox')[0]!;
 
 describe('page 2', () => {
-  it('shows the server’s price and refuses an unavailable category with its reason', () => {
+  it('shows the server’s price and refuses an unavailable category with its reason', async () => {
+    const user = userEvent.setup();
     let last: Selection = EMPTY_SELECTION;
     render(<Page type="person" onSelection={(s) => (last = s)} />);
     const half = card('HALF_BODY');
     expect(half.getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByTestId('category-HALF_BODY').textContent).toContain(`Unavailable: ${NO_AI}`);
-    fireEvent.click(half);
+    await user.click(half);
     expect(half.getAttribute('aria-checked')).toBe('false');
     expect(last.categories).toEqual({});
   });
 
-  it('product: prices per angle, and the custom card makes a poster with the prompt enabled only while on', () => {
+  it('product: prices per angle, and the custom card makes a poster with the prompt enabled only while on', async () => {
+    const user = userEvent.setup();
     let last: Selection = EMPTY_SELECTION;
     render(<Page type="product" onSelection={(s) => (last = s)} />);
     expect(screen.getByTestId('category-PRODUCT').textContent).toContain('3 tokens per angle');
-    fireEvent.click(card('PRODUCT'));
-    fireEvent.click(card('PRODUCT2'));
+    await user.click(card('PRODUCT'));
+    await user.click(card('PRODUCT2'));
     expect(last.categories).toEqual({ PRODUCT: [], PRODUCT2: [] });
 
     const prompt = screen.getByLabelText('Scene description') as HTMLTextAreaElement;
     expect(prompt.disabled).toBe(true);
-    fireEvent.click(within(screen.getByTestId('custom-card')).getAllByRole('checkbox')[0]!);
+    await user.click(within(screen.getByTestId('custom-card')).getAllByRole('checkbox')[0]!);
     expect(last).toMatchObject({ custom: true, categories: { POSTER: [] } });
     expect(card('PRODUCT').getAttribute('aria-checked')).toBe('false');
     expect(prompt.disabled).toBe(false);
-    fireEvent.change(prompt, { target: { value: 'On wet cobblestones' } });
+    await user.type(prompt, 'On wet cobblestones');
     expect(last.prompt).toBe('On wet cobblestones');
     // Only the poster follows a description: the other cards say why while the custom card is on.
     expect(card('PRODUCT2').getAttribute('aria-disabled')).toBe('true');
   });
 
-  it('video: choosing the category picks its first scene, more can be added, the last off turns it off', () => {
+  it('video: choosing the category picks its first scene, more can be added, the last off turns it off', async () => {
+    const user = userEvent.setup();
     let last: Selection = EMPTY_SELECTION;
     render(<Page type="video" onSelection={(s) => (last = s)} />);
-    fireEvent.click(card('CREATIVE_VIDEO'));
+    await user.click(card('CREATIVE_VIDEO'));
     expect(last.categories).toEqual({ CREATIVE_VIDEO: ['SHOE_GIANT'] });
     // CUSTOM is the custom card's business, not a chip.
     expect(screen.queryByTestId('sub-CREATIVE_VIDEO-CUSTOM')).toBeNull();
-    fireEvent.click(screen.getByTestId('sub-CREATIVE_VIDEO-SHOE_SAND'));
+    await user.click(screen.getByTestId('sub-CREATIVE_VIDEO-SHOE_SAND'));
     expect(last.categories).toEqual({ CREATIVE_VIDEO: ['SHOE_GIANT', 'SHOE_SAND'] });
-    fireEvent.click(screen.getByTestId('sub-CREATIVE_VIDEO-SHOE_GIANT'));
-    fireEvent.click(screen.getByTestId('sub-CREATIVE_VIDEO-SHOE_SAND'));
+    await user.click(screen.getByTestId('sub-CREATIVE_VIDEO-SHOE_GIANT'));
+    await user.click(screen.getByTestId('sub-CREATIVE_VIDEO-SHOE_SAND'));
     expect(last.categories).toEqual({});
     // Neither category nor scenes can follow a description here: the custom card says why.
     const custom = within(screen.getByTestId('custom-card')).getAllByRole('checkbox')[0]!;
@@ -139,14 +143,15 @@ describe('the confirmation dialog', () => {
     );
   }
 
-  it('lists one product shot per view and the poster, each removable, with the total against the balance', () => {
+  it('lists one product shot per view and the poster, each removable, with the total against the balance', async () => {
+    const user = userEvent.setup();
     render(<Confirm balance={10} />);
     expect(screen.getAllByTestId('confirm-output')).toHaveLength(6);
     expect(screen.getByTestId('confirm-total').textContent).toBe('Total: 14 tokens');
     expect(screen.getByRole('alert').textContent).toBe('Not enough tokens: 4 more needed.');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Remove Product shots: Front' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Remove Poster' }));
+    await user.click(screen.getByRole('button', { name: 'Remove Product shots: Front' }));
+    await user.click(screen.getByRole('button', { name: 'Remove Poster' }));
     expect(screen.getAllByTestId('confirm-output').map((row) => row.textContent)).not.toContain('Poster');
     expect(screen.getAllByTestId('confirm-output')).toHaveLength(4);
     expect(screen.getByTestId('confirm-total').textContent).toBe('Total: 8 tokens');
@@ -154,9 +159,10 @@ describe('the confirmation dialog', () => {
     expect(screen.getByText('Your balance: 10 tokens')).toBeTruthy();
   });
 
-  it('with every output removed, says there is nothing to make and cannot be confirmed', () => {
+  it('with every output removed, says there is nothing to make and cannot be confirmed', async () => {
+    const user = userEvent.setup();
     render(<Confirm balance={null} />);
-    for (const button of screen.getAllByRole('button', { name: /^Remove / })) fireEvent.click(button);
+    for (const button of screen.getAllByRole('button', { name: /^Remove / })) await user.click(button);
     expect(screen.queryAllByTestId('confirm-output')).toHaveLength(0);
     expect(screen.getByRole('alert').textContent).toBe('Nothing left to make: cancel and choose a style.');
     expect(screen.getByText('Your balance is checked when the task is sent.')).toBeTruthy();
