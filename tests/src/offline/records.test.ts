@@ -3,13 +3,9 @@
 // older build or a damaged disk left are written as stored (a second connection without the app's
 // checks, as another tab of another build would), then read through the app's database.
 import 'fake-indexeddb/auto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Dexie, { liveQuery } from 'dexie';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { AppDatabase } from '../../../src/offline/db';
-import { pendingTasks, runOutbox } from '../../../src/offline/outbox';
-import { fetchTransport } from '../../../src/offline/transport';
 
 const STORES = { session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey', lists: 'key, userId' };
 const jpeg = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
@@ -156,64 +152,5 @@ describe('records written by an older build or damaged', () => {
     const repaired = { contentType: 'video', page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: 1 };
     expect(live).toEqual([repaired]);
     expect(await database.drafts.filter((draft) => draft.page === 1).toArray()).toEqual([repaired]);
-  });
-});
-
-describe('the outbox beside a damaged job', () => {
-  let server: Server;
-  let origin: string;
-  const received: string[] = [];
-
-  beforeAll(async () => {
-    // The API's two upload calls, as far as the outbox needs them.
-    server = createServer((request, response) => {
-      received.push(`${request.method} ${request.url}`);
-      request.resume().on('end', () => {
-        response.setHeader('content-type', 'application/json');
-        if (request.url === '/api/v1/materials/upload') response.end(JSON.stringify({ data: { material_id: 'material-1', presigned_url: '/bytes/material-1' } }));
-        else response.end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  beforeEach(() => void received.splice(0));
-
-  const transport = () => fetchTransport({ origin, token: async () => 'token-1', locale: () => 'en' });
-
-  /** A draft with one photo queued for upload, as putPhoto leaves it. */
-  async function queuedPhoto(database: Dexie) {
-    await database.table('photos').put({ id: 'p1', draftKey: 'product', view: 'front', mime: 'image/jpeg', bytes: jpeg().buffer, width: 1, height: 1, createdAt: 1 });
-    await database.table('drafts').put({ contentType: 'product', page: 1, slots: { front: { photoId: 'p1', state: 'queued', jobId: 'upload-1' } }, shoeParams: {}, styles: null, updatedAt: 1 });
-    await database.table('outbox').put({ ...queuedJob('upload-1', 2), kind: 'upload', draftKey: 'product', view: 'front', photoId: 'p1' });
-  }
-
-  /** A task whose request was lost (queued first, so it is the first job a runner looks at). */
-  const damagedTask = { ...queuedJob('task-1', 1), kind: 'generate', draftKey: 'product', draft: { contentType: 'product' } };
-
-  it('sends the photos queued behind a job stored damaged', async () => {
-    const name = `records-${Math.random()}`;
-    const before = asStored(name);
-    await queuedPhoto(before);
-    await before.table('outbox').put(damagedTask);
-    before.close();
-
-    const database = app(name);
-    expect(await runOutbox(database, transport())).toMatchObject({ done: 1, failed: 0 });
-    expect(received).toEqual(['POST /api/v1/materials/upload', 'PUT /bytes/material-1']);
-    expect((await database.drafts.get('product'))?.slots.front).toMatchObject({ state: 'uploaded', materialId: 'material-1' });
-  });
-
-  it('sends them, and lists no queued task, when another tab stores the damaged job after opening', async () => {
-    const name = `records-${Math.random()}`;
-    const database = app(name);
-    await queuedPhoto(database);
-    await asStored(name).table('outbox').put(damagedTask);
-
-    expect(await pendingTasks(database)).toEqual([]);
-    expect(await runOutbox(database, transport())).toMatchObject({ done: 1, failed: 0 });
-    expect((await database.drafts.get('product'))?.slots.front).toMatchObject({ state: 'uploaded', materialId: 'material-1' });
-    expect(linesAbout('outbox', 'task-1')).toEqual([expect.stringMatching(/left unread \(task: /)]);
   });
 });
