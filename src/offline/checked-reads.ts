@@ -3,7 +3,7 @@
 // (Dexie's 'reading' hook is not enough: `filter` and `modify` see records as stored.) When the
 // database opens, a sweep writes repaired records back and deletes the ones that cannot be used.
 import type Dexie from 'dexie';
-import type { DBCore, DBCoreCursor, DBCoreTable, DBCoreTransaction, IndexableType, Middleware } from 'dexie';
+import type { DBCore, DBCoreCursor, DBCoreQueryRequest, DBCoreTable, DBCoreTransaction, IndexableType, Middleware } from 'dexie';
 import { inspect, isCheckedTable, type TableName } from './records';
 
 /** The sweep's transactions, which read records as they are stored. */
@@ -20,10 +20,12 @@ function tell(database: string, table: string, key: unknown, what: string) {
 }
 
 /**
- * A record that cannot be used reads as absent: `get` gives undefined, lists and cursors step
- * over it. A caller can then neither trust it by accident nor trip on it (a damaged outbox job
- * never stops the queue). It was written after the database opened (another tab of another
- * build), so the next opening's sweep deletes it (photos aside, see `SWEPT`).
+ * A record that cannot be used reads as absent: `get` gives undefined, and lists, counts, keys and
+ * cursors pass over it, so `modify` never meets it either. A caller can then neither trust it by
+ * accident nor trip on it (a damaged outbox job never stops the queue). It was written after the
+ * database opened (another tab of another build), so the next opening's sweep deletes it (photos
+ * aside, see `SWEPT`). To pass over a record, keys and counts read it too: the tables are small,
+ * and nothing asks for the photos' keys or counts (that would read their bytes).
  */
 function checkedTable(database: string, name: TableName, table: DBCoreTable): DBCoreTable {
   const check = (trans: DBCoreTransaction, stored: unknown): unknown => {
@@ -37,15 +39,21 @@ function checkedTable(database: string, name: TableName, table: DBCoreTable): DB
     if (verdict.repaired.length > 0) tell(database, name, key(), `read repaired (${verdict.repaired.join(', ')})`);
     return verdict.value;
   };
+  const extractKey = table.schema.primaryKey.extractKey;
+  if (!extractKey) throw new Error(`${name}: a checked table keeps its key in its records`);
+  /** The usable records a query finds, each as it may be used and as it is stored. */
+  const usable = (req: DBCoreQueryRequest) =>
+    table.query({ ...req, values: true }).then(({ result }) =>
+      result.map((stored: unknown) => ({ stored, checked: check(req.trans, stored) })).filter(({ checked }) => checked !== undefined),
+    );
   return {
     ...table,
     get: (req) => table.get(req).then((stored) => check(req.trans, stored)),
     getMany: (req) => table.getMany(req).then((stored) => stored.map((value) => check(req.trans, value))),
-    query: (req) =>
-      table.query(req).then((answer) =>
-        req.values ? { ...answer, result: answer.result.map((value) => check(req.trans, value)).filter((value) => value !== undefined) } : answer,
-      ),
-    openCursor: (req) => table.openCursor(req).then((cursor) => (cursor && req.values ? checkedCursor(cursor, (stored) => check(req.trans, stored)) : cursor)),
+    query: (req) => usable(req).then((found) => ({ result: found.map(({ stored, checked }) => (req.values ? checked : extractKey(stored))) })),
+    count: (req) => usable(req).then((found) => found.length),
+    openCursor: (req) =>
+      table.openCursor({ ...req, values: true }).then((cursor) => cursor && checkedCursor(cursor, (stored) => check(req.trans, stored))),
   };
 }
 

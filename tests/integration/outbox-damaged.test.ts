@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppDatabase } from '../../src/offline/db';
-import { pendingTasks, runOutbox } from '../../src/offline/outbox';
+import { pendingTasks, runOutbox, wakeQueued } from '../../src/offline/outbox';
 import { fetchTransport } from '../../src/offline/transport';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -79,13 +79,15 @@ describe('a damaged job in the outbox', () => {
     expect(await database.outbox.count()).toBe(1);
   });
 
-  it('stored by another tab after opening is passed over: no queued task is listed, and the photo goes up', async () => {
+  it('stored by another tab after opening is passed over: no queued task is listed, the queue wakes, and the photo goes up', async () => {
     const name = `outbox-damaged-${Math.random()}`;
     const database = app(name);
     await queuedPhoto(database);
     await asStored(name).table('outbox').put(damagedTask());
 
     expect(await pendingTasks(database)).toEqual([]);
+    // The network is back: every waiting photo is due now.
+    await wakeQueued(database);
     expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
     expect((await database.drafts.get('product'))?.slots.front).toMatchObject({ state: 'uploaded', materialId: expect.any(String) });
     expect(console.warn).toHaveBeenCalledWith(expect.stringMatching(/\/outbox "[^"]+": left unread \(task: /));

@@ -6,6 +6,7 @@ import 'fake-indexeddb/auto';
 import Dexie, { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { AppDatabase } from '../../../src/offline/db';
+import { wakeQueued } from '../../../src/offline/outbox';
 
 const STORES = { session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey', lists: 'key, userId' };
 const jpeg = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
@@ -152,5 +153,26 @@ describe('records written by an older build or damaged', () => {
     const repaired = { contentType: 'video', page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: 1 };
     expect(live).toEqual([repaired]);
     expect(await database.drafts.filter((draft) => draft.page === 1).toArray()).toEqual([repaired]);
+  });
+
+  it('that cannot be used, stored after opening, read as absent to gets, keys, counts and modify alike', async () => {
+    const name = `records-${Math.random()}`;
+    const database = app(name);
+    await database.open();
+    // A newer build's job this build cannot work, beside one it can.
+    const other = asStored(name);
+    await other.table('outbox').bulkPut([
+      { ...queuedJob('rotate-1', 1), kind: 'rotate', draftKey: 'product' },
+      { ...queuedJob('delete-1', 2), kind: 'delete', draftKey: 'product', materialId: 'material-1' },
+    ]);
+
+    expect(await database.outbox.get('rotate-1')).toBeUndefined();
+    expect(await database.outbox.where('state').equals('queued').primaryKeys()).toEqual(['delete-1']);
+    expect(await database.outbox.count()).toBe(1);
+    await wakeQueued(database, 5);
+    expect(await database.outbox.get('delete-1')).toMatchObject({ nextAttemptAt: 5 });
+    // Left as it was stored until the next opening.
+    expect(await other.table('outbox').get('rotate-1')).toMatchObject({ kind: 'rotate', nextAttemptAt: 0 });
+    expect(linesAbout('outbox', 'rotate-1')).toEqual([expect.stringMatching(/left unread \(kind: /)]);
   });
 });
