@@ -25,7 +25,7 @@ function tell(database: string, table: string, key: unknown, what: string) {
  * accident nor trip on it (a damaged outbox job never stops the queue). It was written after the
  * database opened (another tab of another build), so the next opening's sweep deletes it (photos
  * aside, see `SWEPT`). To pass over a record, keys and counts read it too: the tables are small,
- * and nothing asks for the photos' keys or counts (that would read their bytes).
+ * and nothing asks for the keys or the count of many photos (that would read their bytes).
  */
 function checkedTable(database: string, name: TableName, table: DBCoreTable): DBCoreTable {
   const check = (trans: DBCoreTransaction, stored: unknown): unknown => {

@@ -2,6 +2,9 @@
 // record written by an older build, a newer one or damaged is repaired where a safe value exists
 // (a missing field, an older shape), and anything else is reported as unusable. Written with
 // zod/mini (no eval, so the service worker may check too) on the contract's vocabulary.
+//
+// A new shape that an older build would take for damage (and repair away) comes with a new
+// database version in db.ts: that closes an older tab's connection for good.
 import * as z from 'zod/mini';
 import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
 import type { Selection } from '../../contract/selection';
@@ -198,7 +201,7 @@ export function isCheckedTable(table: string): table is TableName {
 /** Checks one stored record of a table. */
 export function inspect(table: TableName, stored: unknown): Verdict {
   repairs = [];
-  const checked = z.safeParse(schemas[table] as z.ZodMiniType, stored);
+  const checked = z.safeParse(schemas[table], stored);
   const repaired = repairs;
   repairs = [];
   if (checked.success) return { usable: true, value: checked.data, repaired };
