@@ -3,6 +3,7 @@
 // or after the app was closed.
 import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
+import type { Selection } from '../../contract/selection';
 import { db, retryDraftKey, type DraftKey, type DraftRecord, type PhotoRecord, type RetryOf, type ShoeParams } from '../offline/db';
 import { abandonUpload, enqueueUpload } from '../offline/outbox';
 
@@ -169,6 +170,6 @@ export async function saveWarnings(contentType: DraftKey, view: ShoeView, photoI
 }
 
 /** Keeps page 2's choices as the seller leaves them. */
-export function saveStyles(contentType: DraftKey, styles: unknown): Promise<void> {
+export function saveStyles(contentType: DraftKey, styles: Selection | null): Promise<void> {
   return updateDraft(contentType, { styles });
 }

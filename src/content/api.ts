@@ -9,7 +9,8 @@ const TASKS = '/api/v1/content/tasks';
 const ASSETS = '/api/v1/content/assets';
 
 const taskPage = pagedEnvelope(taskSchema);
-const assetPage = pagedEnvelope(assetSchema);
+/** A page of one section's results, as the material page keeps it for offline. */
+export const assetPage = pagedEnvelope(assetSchema);
 const oneTask = okEnvelope(taskSchema);
 const details = okEnvelope(z.array(failureDetailSchema));
 const generated = okEnvelope(generateResultSchema);

@@ -2,8 +2,13 @@
 // service worker (DESIGN §3). It holds what must survive a reload, the network dropping or the
 // app being closed: the session row the service worker uploads with, drafts, the photos
 // themselves (bytes as ArrayBuffer + mime: WebKit loses Blobs in IndexedDB) and the outbox.
+//
+// Every record read from it has been checked (records.ts, checked-reads.ts): the types below are
+// what a read gives, whatever an older build or a damaged disk left.
 import Dexie, { type EntityTable } from 'dexie';
 import type { ContentType, ShoeView } from '../../contract/enums';
+import type { Selection } from '../../contract/selection';
+import { checkedReads, sweep } from './checked-reads';
 
 export interface SessionRecord {
   /** Always "current": there is one signed-in seller per browser profile. */
@@ -25,16 +30,19 @@ export function retryDraftKey(taskId: string): DraftKey {
   return `retry:${taskId}`;
 }
 
-/** The kind of task a draft or queued task makes: a retry makes what its rejected task did. */
+/**
+ * The kind of task a draft or queued task makes: a retry makes what its rejected task did (a draft
+ * keyed for a retry always carries it: records.ts lets no other be read).
+ */
 export function contentTypeOf(draft: Pick<DraftRecord, 'contentType' | 'retry'>): ContentType {
   return draft.retry?.contentType ?? (draft.contentType as ContentType);
 }
 
 export interface PhotoRecord {
   id: string;
-  /** The draft it belongs to. */
-  draftKey: DraftKey;
-  view: ShoeView;
+  /** The draft and view it was taken for; a damaged record may have lost them (the slot is their truth). */
+  draftKey?: DraftKey;
+  view?: ShoeView;
   mime: 'image/jpeg' | 'image/png';
   bytes: ArrayBuffer;
   width: number;
@@ -84,8 +92,8 @@ export interface DraftRecord {
   page: 1 | 2;
   slots: Partial<Record<ShoeView, SlotRecord>>;
   shoeParams: ShoeParams;
-  /** Style selections of page 2, kept as the page left them. */
-  styles: unknown;
+  /** Page 2's choices as the page left them (null: none yet). */
+  styles: Selection | null;
   /** Set on a retry draft. */
   retry?: RetryOf;
   updatedAt: number;
@@ -187,6 +195,9 @@ export class AppDatabase extends Dexie {
     });
     // Version 3: the last loaded history lists, shown offline.
     this.version(3).stores({ lists: 'key, userId' });
+    this.use(checkedReads);
+    // Sticky: again at every opening (the database closes when another tab upgrades it).
+    this.on('ready', (vip) => sweep(vip), true);
   }
 }
 

@@ -218,10 +218,12 @@ export interface RunObserver {
 /** Sends a task whose photos are all uploaded; once accepted, its local photos are no longer needed. */
 async function submit(database: AppDatabase, transport: UploadTransport, job: GenerateJob, now: () => number, observer: RunObserver) {
   try {
-    const uploads = (await database.outbox.bulkGet(job.task.photos.map((photo) => photo.uploadJobId))) as UploadJob[];
+    const uploads = await database.outbox.bulkGet(job.task.photos.map((photo) => photo.uploadJobId));
+    const materialIds = uploads.map((upload) => (upload?.kind === 'upload' ? upload.materialId : undefined));
+    if (materialIds.includes(undefined)) throw new TransportError(400, 'photo missing');
     const { taskId } = await transport.generate(job, [
       ...(job.task.kept ?? []).map((photo) => photo.materialId),
-      ...uploads.map((upload) => upload.materialId!),
+      ...materialIds.filter((id) => id !== undefined),
     ]);
     await database.transaction('rw', database.outbox, database.photos, async () => {
       await patch(database, job.id, { state: 'done', taskId, leaseUntil: undefined, updatedAt: now() });
@@ -284,7 +286,8 @@ async function remove(database: AppDatabase, transport: UploadTransport, job: De
  */
 async function unlessAbandoned(database: AppDatabase, job: UploadJob, now: () => number, finished = false): Promise<PhotoRecord | undefined> {
   return database.transaction('rw', database.drafts, database.photos, database.outbox, async () => {
-    const materialId = ((await database.outbox.get(job.id)) as UploadJob | undefined)?.materialId ?? job.materialId;
+    const stored = await database.outbox.get(job.id);
+    const materialId = (stored?.kind === 'upload' ? stored.materialId : undefined) ?? job.materialId;
     const photo = await database.photos.get(job.photoId);
     const keep = photo && (await wanted(database, job)) ? photo : undefined;
     if (keep && !finished) return keep;
@@ -485,7 +488,8 @@ export async function restoreTask(database: AppDatabase, jobId: string, now = Da
     if (current && Object.keys(current.slots).length > 0) return undefined;
     const slots: DraftRecord['slots'] = {};
     for (const photo of job.task.photos) {
-      const upload = (await database.outbox.get(photo.uploadJobId)) as UploadJob | undefined;
+      const stored = await database.outbox.get(photo.uploadJobId);
+      const upload = stored?.kind === 'upload' ? stored : undefined;
       const state: SlotState = !upload
         ? 'stored'
         : upload.state === 'done'
@@ -521,12 +525,9 @@ export async function discardTask(database: AppDatabase, jobId: string, now = Da
 }
 
 /** Tasks waiting to be sent or refused by the server, oldest first. */
-export function pendingTasks(database: AppDatabase): Promise<GenerateJob[]> {
-  return database.outbox
-    .where('state')
-    .anyOf('queued', 'running', 'failed')
-    .filter((job) => job.kind === 'generate')
-    .sortBy('createdAt') as Promise<GenerateJob[]>;
+export async function pendingTasks(database: AppDatabase): Promise<GenerateJob[]> {
+  const jobs = await database.outbox.where('state').anyOf('queued', 'running', 'failed').sortBy('createdAt');
+  return jobs.filter((job) => job.kind === 'generate');
 }
 
 /** Asks the server again for a task it refused (after a top-up, say). */

@@ -4,6 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppDatabase, type GenerateJob, type PhotoRecord, type UploadJob } from '../../src/offline/db';
+import type { ShoeView } from '../../contract/enums';
 import {
   TransportError,
   abandonUpload,
@@ -55,7 +56,7 @@ function open() {
 }
 
 /** A draft with one stored photo per view, each queued for upload. */
-async function queued(database: AppDatabase, views: PhotoRecord['view'][], bytes = jpeg) {
+async function queued(database: AppDatabase, views: ShoeView[], bytes = jpeg) {
   await database.drafts.put({ contentType: 'product', page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: 0 });
   const jobs = [];
   for (const view of views) {
@@ -285,7 +286,7 @@ describe('the outbox', () => {
   });
 });
 
-const FIVE_VIEWS: PhotoRecord['view'][] = ['right_45', 'right_side', 'left_side', 'front', 'back'];
+const FIVE_VIEWS: ShoeView[] = ['right_45', 'right_side', 'left_side', 'front', 'back'];
 
 const productCard = (name = 'PRODUCT2', category = 'PRODUCT2') => ({
   content_module: category === 'HALF_BODY' ? 'REAL_PERSON_IMAGE' : 'PRODUCT_IMAGE',
@@ -310,7 +311,7 @@ async function balance() {
 async function submitted(database: AppDatabase, config = [productCard()]) {
   await queued(database, FIVE_VIEWS);
   const draft = (await database.drafts.get('product'))!;
-  return enqueueTask(database, { ...draft, page: 2, styles: { picked: true } }, { contentConfig: config, total: 4, outputs: 1 });
+  return enqueueTask(database, { ...draft, page: 2, styles: { categories: { PRODUCT: [] }, custom: false, prompt: '' } }, { contentConfig: config, total: 4, outputs: 1 });
 }
 
 describe('a task in the outbox', () => {
@@ -367,7 +368,7 @@ describe('a task in the outbox', () => {
 
     const draft = await restoreTask(database, job.id);
     expect(draft?.page).toBe(2);
-    expect(draft?.styles).toEqual({ picked: true });
+    expect(draft?.styles).toEqual({ categories: { PRODUCT: [] }, custom: false, prompt: '' });
     expect(Object.keys(draft!.slots).sort()).toEqual([...FIVE_VIEWS].sort());
     expect(Object.values(draft!.slots).every((slot) => slot!.state === 'uploaded' && slot!.materialId)).toBe(true);
     expect(await database.photos.count()).toBe(5);
@@ -459,7 +460,7 @@ describe('backoff', () => {
 
 describe('photos the seller no longer wants', () => {
   /** What putPhoto and removePhoto do to a slot: its upload is let go and the slot emptied. */
-  async function dropSlot(database: AppDatabase, view: PhotoRecord['view']) {
+  async function dropSlot(database: AppDatabase, view: ShoeView) {
     await database.transaction('rw', database.drafts, database.outbox, async () => {
       const draft = (await database.drafts.get('product'))!;
       await abandonUpload(database, 'product', draft.slots[view]);

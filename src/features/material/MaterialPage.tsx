@@ -14,7 +14,7 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
-import { deleteAssets, listAssets, prepareDownload } from '../../content/api';
+import { assetPage, deleteAssets, listAssets, prepareDownload } from '../../content/api';
 import { downloadOne, formatBytes, saveBlob } from '../../content/download';
 import { OfflineCopyBanner } from '../../content/OfflineCopyBanner';
 import { loadList } from '../../content/lists';
@@ -39,10 +39,10 @@ const EMPTY: SectionState = { assets: [], meta: null, loading: true, failure: nu
 
 /** A section's page; when a delete has emptied it, the last page there is instead. */
 async function pageOf(section: Section, page: number) {
-  const loaded = await loadList(`assets:${section}:${page}`, () => listAssets(section, page));
+  const loaded = await loadList(`assets:${section}:${page}`, assetPage, () => listAssets(section, page));
   if (loaded.value.data.length > 0 || page === 1 || loaded.offline) return loaded;
   const last = Math.max(1, loaded.value.meta.total_pages);
-  return loadList(`assets:${section}:${last}`, () => listAssets(section, last));
+  return loadList(`assets:${section}:${last}`, assetPage, () => listAssets(section, last));
 }
 
 /** The zip being made and fetched: how many files, and bytes received so far. */

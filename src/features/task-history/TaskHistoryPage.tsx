@@ -8,8 +8,9 @@ import { IonButton } from '@ionic/react';
 import { refreshOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import type { PageMeta } from '../../../contract/envelope';
-import type { Task } from '../../../contract/content';
+import { z } from 'zod';
+import { pageMetaSchema } from '../../../contract/envelope';
+import { taskSchema, type Task } from '../../../contract/content';
 import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
@@ -28,10 +29,8 @@ import '../../content/lists.css';
 import './history.css';
 
 /** What the list keeps offline: the tasks loaded so far and the last page's meta. */
-interface TaskList {
-  tasks: Task[];
-  meta: PageMeta;
-}
+const taskListSchema = z.object({ tasks: z.array(taskSchema), meta: pageMetaSchema });
+type TaskList = z.output<typeof taskListSchema>;
 
 const LIST = 'tasks';
 
@@ -50,7 +49,7 @@ export default function TaskHistoryPage() {
   /** Loads the first page again (the newest tasks), replacing the list. */
   const refresh = useCallback(() => {
     const id = ++request.current;
-    return loadList<TaskList>(LIST, async () => {
+    return loadList(LIST, taskListSchema, async () => {
       const page = await listTasks(1);
       return { tasks: page.data, meta: page.meta };
     })

@@ -213,6 +213,7 @@ describe('finished jobs a day old', () => {
 
 describe("page 2's choices", () => {
   it('never write back a slot as it was before the outbox changed it', async () => {
+    const picked = { categories: { PRODUCT: [] }, custom: false, prompt: '' };
     await putPhoto('product', 'front', photo(1));
     const { jobId } = (await loadDraft('product')).slots.front!;
     // The seller turns to page 2, names the shoe's heights and picks styles while the upload ends.
@@ -222,9 +223,9 @@ describe("page 2's choices", () => {
       .modify((draft) => {
         draft.slots.front = { ...draft.slots.front!, state: 'uploaded', materialId: 'material-1' };
       });
-    await Promise.all([savePage('product', 2), saveShoeParams('product', { heelHeight: 3 }), saveStyles('product', { PRODUCT: true }), finishing]);
+    await Promise.all([savePage('product', 2), saveShoeParams('product', { heelHeight: 3 }), saveStyles('product', picked), finishing]);
     const draft = await loadDraft('product');
     expect(draft.slots.front).toMatchObject({ state: 'uploaded', materialId: 'material-1', jobId });
-    expect(draft).toMatchObject({ page: 2, shoeParams: { heelHeight: 3 }, styles: { PRODUCT: true } });
+    expect(draft).toMatchObject({ page: 2, shoeParams: { heelHeight: 3 }, styles: picked });
   });
 });

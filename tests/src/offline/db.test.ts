@@ -85,12 +85,12 @@ describe('schema versions', () => {
     const name = `migrate-${Math.random()}`;
     const second = new Dexie(name);
     second.version(2).stores({ session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey' });
-    await second.table('drafts').put({ contentType: 'product', page: 2, slots: {}, shoeParams: {}, styles: { picked: true }, updatedAt: 1 });
+    await second.table('drafts').put({ contentType: 'product', page: 2, slots: {}, shoeParams: {}, styles: { categories: { PRODUCT: [] }, custom: false, prompt: '' }, updatedAt: 1 });
     second.close();
 
     const upgraded = open(name);
     expect(upgraded.verno).toBe(3);
-    expect((await upgraded.drafts.get('product'))?.styles).toEqual({ picked: true });
+    expect((await upgraded.drafts.get('product'))?.styles).toEqual({ categories: { PRODUCT: [] }, custom: false, prompt: '' });
     expect(await upgraded.lists.count()).toBe(0);
   });
 });
