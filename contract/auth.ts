@@ -75,7 +75,7 @@ const CHANNEL_EXTRA_MAX = 100;
 export const channelSchema = z
   .object({
     key: z.enum(CHANNELS, rule('channel')),
-    extra: text().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })).default(''),
+    extra: text().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { count: CHANNEL_EXTRA_MAX })).default(''),
   })
   .superRefine((value, ctx) => {
     if (CHANNELS_WITH_TEXT.includes(value.key) && !value.extra) {
@@ -99,7 +99,7 @@ export const channelTextRule = text(rule('channel'))
   .pipe(channelSchema);
 
 const optionalText = (max: number) =>
-  text().trim().max(max, rule('too_long', { max })).optional();
+  text().trim().max(max, rule('too_long', { count: max })).optional();
 
 /** What the registration form and the register call share. */
 const accountFields = {
@@ -128,7 +128,7 @@ export const registerFormSchema = confirmed(
   z.object({
     ...accountFields,
     channel_key: z.enum(CHANNELS, rule('channel')),
-    channel_extra: text().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { max: CHANNEL_EXTRA_MAX })),
+    channel_extra: text().trim().max(CHANNEL_EXTRA_MAX, rule('too_long', { count: CHANNEL_EXTRA_MAX })),
   }),
   'password',
   'password_confirm',
@@ -205,7 +205,7 @@ export const resendVerificationSchema = z.object({ email: emailRule });
 export const verifyEmailQuerySchema = z.object({ token: text().min(1).max(200) });
 
 export const feedbackRequestSchema = z.object({
-  content: required().max(FEEDBACK_MAX, rule('too_long', { max: FEEDBACK_MAX })),
+  content: required().max(FEEDBACK_MAX, rule('too_long', { count: FEEDBACK_MAX })),
 });
 export type FeedbackRequest = z.input<typeof feedbackRequestSchema>;
 
@@ -214,9 +214,9 @@ export const userInfoFormSchema = z.object({
   phone: required(rule('phone'))
     .max(32, rule('phone'))
     .regex(/^\+?[\d\s()-]{5,}$/, rule('phone')),
-  contact_person: required().max(60, rule('too_long', { max: 60 })),
+  contact_person: required().max(60, rule('too_long', { count: 60 })),
   store_count: required(rule('store_count')).regex(/^\d{1,6}$/, rule('store_count')),
-  area: required().max(100, rule('too_long', { max: 100 })),
+  area: required().max(100, rule('too_long', { count: 100 })),
 });
 export type UserInfoForm = z.output<typeof userInfoFormSchema>;
 

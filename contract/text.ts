@@ -41,7 +41,7 @@ export function jsonObject() {
   return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
     const problem = jsonProblem(value);
     if (!problem) return;
-    const message = problem === 'text' ? rule('text') : rule('too_deep', { max: JSON_DEPTH_MAX });
+    const message = problem === 'text' ? rule('text') : rule('too_deep', { count: JSON_DEPTH_MAX });
     ctx.addIssue({ code: 'custom', message });
   });
 }

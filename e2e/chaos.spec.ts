@@ -219,7 +219,7 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
     await setOffline(true);
     await activePage(page).getByTestId('task-add').click();
     await page.getByTestId('confirm-dialog').getByTestId('confirm-submit').click();
-    await expect(page.getByTestId('toast').filter({ hasText: 'Задача сохранена: Фото товара, 4 токенов.' })).toBeVisible();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Задача сохранена: Фото товара, 4 токена.' })).toBeVisible();
     await page.reload();
     await setOffline(false);
     const tasks = async () => (await (await request.get('/api/v1/content/tasks', { headers: auth })).json()).data as { id: string; cost: number }[];

@@ -54,7 +54,7 @@ test('six photos, two styles, one output removed: the task is charged once and i
 
   const styles = activePage(page).getByTestId('task-page-2');
   await expect(styles).toBeVisible();
-  await expect(styles.getByTestId('category-PRODUCT')).toContainText('2 токенов за ракурс');
+  await expect(styles.getByTestId('category-PRODUCT')).toContainText('2 токена за ракурс');
   // Nothing chosen yet: the seller is told so.
   await activePage(page).getByTestId('task-add').click();
   await expect(page.getByTestId('toast').last()).toHaveText('Выберите хотя бы один стиль.');
@@ -120,7 +120,7 @@ test('a task added offline waits on the workspace and is sent exactly once when 
   await card(page, 'PRODUCT2').click();
   await activePage(page).getByTestId('task-add').click();
   await page.getByTestId('confirm-dialog').getByTestId('confirm-submit').click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Задача сохранена: Фото товара, 4 токенов.' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Задача сохранена: Фото товара, 4 токена.' })).toBeVisible();
   await expect(page).toHaveURL(/\/home$/);
 
   const pending = activePage(page).getByTestId('pending-task');

@@ -114,7 +114,7 @@ async function taskMaterials(db: Database, userId: string, ids: readonly string[
   const views = rows.map((row) => row.view as ShoeView);
   const repeated = views.find((view, i) => views.indexOf(view) !== i);
   if (repeated) throw new HttpError(400, 'DUPLICATE_VIEWS', 'DUPLICATE_VIEWS', { view: repeated });
-  if (views.length < MIN_VIEWS) throw new HttpError(400, 'TOO_FEW_VIEWS', 'TOO_FEW_VIEWS', { min: MIN_VIEWS });
+  if (views.length < MIN_VIEWS) throw new HttpError(400, 'TOO_FEW_VIEWS', 'TOO_FEW_VIEWS', { count: MIN_VIEWS });
   const missing = REQUIRED_VIEWS.filter((view) => !views.includes(view));
   if (missing.length > 0) throw new HttpError(400, 'REQUIRED_VIEWS_MISSING', 'REQUIRED_VIEWS_MISSING', { views: missing.join(', ') });
   // Outputs follow the guided order of the views, whatever order the ids came in.

@@ -1,268 +1,69 @@
-// Texts the server sends to people (error messages), in each supported language.
-import { DEFAULT_LOCALE, type Locale } from '../../contract/locales';
-import { fillTemplate } from '../../contract/template';
+// Texts the server sends to people — its answers and errors, the form rules, the e-mails and the
+// words the studio engine sets on its pictures — from the one catalogue (contract/locales), said
+// through i18next as the page says its own: the same {{placeholders}}, and counted texts in the
+// plural forms of the language (`count`).
+import i18next from 'i18next';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../contract/locales';
+import type { KeyOf, PluralBase } from '../../contract/locales/shape';
+import { parseRule } from '../../contract/rules';
+import ruServer from '../../contract/locales/ru/server';
+import ruRules from '../../contract/locales/ru/rules';
+import ruMail from '../../contract/locales/ru/mail';
+import ruStudio from '../../contract/locales/ru/studio';
+import enServer from '../../contract/locales/en/server';
+import enRules from '../../contract/locales/en/rules';
+import enMail from '../../contract/locales/en/mail';
+import enStudio from '../../contract/locales/en/studio';
+import zhServer from '../../contract/locales/zh/server';
+import zhRules from '../../contract/locales/zh/rules';
+import zhMail from '../../contract/locales/zh/mail';
+import zhStudio from '../../contract/locales/zh/studio';
 
-const ru = {
-  BAD_REQUEST: 'Некорректный запрос.',
-  VALIDATION_FAILED: 'Проверьте поля: {fields}.',
-  UNAUTHORIZED: 'Войдите, чтобы продолжить.',
-  SESSION_REVOKED: 'Вы вышли из аккаунта: пароль был изменён на другом устройстве. Войдите с новым паролем.',
-  NOT_FOUND: 'Не найдено.',
-  ROUTE_NOT_FOUND: 'Такого адреса API нет: {method} {url}.',
-  METHOD_NOT_ALLOWED: 'Этот метод не поддерживается.',
-  PAYLOAD_TOO_LARGE: 'Слишком большой запрос.',
-  UNSUPPORTED_MEDIA_TYPE: 'Неподдерживаемый тип содержимого.',
-  RATE_LIMITED: 'Слишком много запросов. Повторите через {seconds} с.',
-  INTERNAL: 'Внутренняя ошибка сервера. Пожалуйста, обратитесь в поддержку.',
-  UNAVAILABLE: 'Сервис временно недоступен. Повторите попытку позже.',
-  OK: 'Готово.',
-  SIGNED_IN: 'Вы вошли в аккаунт.',
-  EMAIL_TAKEN: 'Этот e-mail уже зарегистрирован.',
-  USERNAME_TAKEN: 'Это имя пользователя уже занято.',
-  INVALID_CREDENTIALS: 'Неверное имя пользователя, e-mail или пароль.',
-  EMAIL_NOT_VERIFIED: 'Сначала подтвердите e-mail по ссылке из письма. Письмо можно отправить ещё раз.',
-  CODE_INVALID: 'Неверный или просроченный код. Запросите новый.',
-  LINK_INVALID: 'Ссылка недействительна или срок её действия истёк.',
-  WRONG_PASSWORD: 'Текущий пароль указан неверно.',
-  REGISTERED: 'Регистрация прошла успешно. Мы отправили письмо для подтверждения e-mail.',
-  CODE_SENT: 'Если этот e-mail зарегистрирован, мы отправили на него код.',
-  CODE_VERIFIED: 'Код подтверждён.',
-  PASSWORD_RESET: 'Пароль изменён. Войдите с новым паролем.',
-  PASSWORD_CHANGED: 'Пароль изменён.',
-  VERIFICATION_SENT: 'Если этот e-mail ждёт подтверждения, мы отправили новое письмо.',
-  EMAIL_VERIFIED: 'E-mail подтверждён.',
-  SIGNED_OUT: 'Вы вышли из аккаунта.',
-  FEEDBACK_RECEIVED: 'Спасибо! Мы получили ваше сообщение.',
-  EMPTY_FILE: 'Файл пустой.',
-  UPLOAD_TOO_LARGE: 'Max size: 10 MB. Файл больше 10 МБ.',
-  UNSUPPORTED_FORMAT: 'Formats: [jpg,jpeg,png]. Поддерживаются только JPEG и PNG.',
-  IMAGE_TOO_LARGE: 'В фото слишком много пикселей (не больше 50 мегапикселей).',
-  IMAGE_UNREADABLE: 'Не удалось прочитать фото: файл повреждён или не является изображением.',
-  STORAGE_LINK_INVALID: 'Ссылка для загрузки недействительна или устарела.',
-  IDEMPOTENCY_MISMATCH: 'Этот ключ запроса уже использован для другого файла.',
-  IDEMPOTENCY_KEY_REQUIRED: 'Нужен заголовок Idempotency-Key (8–100 латинских букв, цифр, «-» или «_»).',
-  MATERIAL_NOT_UPLOADED: 'Фото ещё не загружено.',
-  RESOLUTION_OK: 'Разрешение достаточное.',
-  RESOLUTION_LOW: 'Низкое разрешение: снимите ближе или с камерой получше (нужно от 1000 px по короткой стороне).',
-  SHARPNESS_OK: 'Фото резкое.',
-  SHARPNESS_BLURRY: 'Фото размыто: держите телефон неподвижно и дождитесь фокусировки.',
-  EXPOSURE_OK: 'Экспозиция в норме.',
-  EXPOSURE_DARK: 'Обувь слишком тёмная: добавьте ровного света.',
-  EXPOSURE_BRIGHT: 'Обувь пересвечена: уберите прямой свет или вспышку.',
-  SUBJECT_OK: 'Обувь хорошо видна на фоне.',
-  SUBJECT_MISSING: 'Обувь не видна на фоне: поставьте её в центр кадра на контрастный светлый фон.',
-  SUBJECT_TOO_LARGE: 'Обувь занимает весь кадр: отойдите немного дальше.',
-  SUBJECT_CUT_OFF: 'Обувь не помещается в кадр целиком.',
-  BACKGROUND_OK: 'Фон однотонный и светлый.',
-  BACKGROUND_BUSY: 'Фон пёстрый: снимайте на однотонном светлом фоне.',
-  BACKGROUND_DARK: 'Фон тёмный: нужен светлый однотонный фон.',
-  NEEDS_AI_IMAGES: 'Нужен сервис ИИ-изображений, а на этом сервере он не настроен.',
-  NEEDS_AI_VIDEO: 'Нужен сервис ИИ-видео, а на этом сервере он не настроен.',
-  NEEDS_FFMPEG: 'Для видео на сервере нужна программа ffmpeg, а она не найдена.',
-  CUSTOM_NOT_FOR_CATEGORY: 'Для этого вида контента своё описание сцены не поддерживается.',
-  OPTION_UNAVAILABLE: 'Нельзя заказать «{option}»: {reason}',
-  INSUFFICIENT_BALANCE: 'Недостаточно токенов: задача стоит {cost}, на балансе {balance}. Пополните баланс.',
-  TOO_FEW_VIEWS: 'Загрузите фото минимум {min} ракурсов.',
-  REQUIRED_VIEWS_MISSING: 'Required images: {views}. Не хватает обязательных ракурсов.',
-  DUPLICATE_VIEWS: 'Для ракурса «{view}» выбрано несколько фото.',
-  PROMPT_REQUIRED: 'Enter prompt. Опишите свою сцену.',
-  CONFIG_MISMATCH: 'Категория {category} не относится к модулю {module}, или у неё неверный фон или сцена.',
-  DUPLICATE_NAMES: 'Названия позиций задачи должны быть разными.',
-  NOTHING_SELECTED: 'Выберите хотя бы один вариант.',
-  TASK_CREATED: 'Задача создана.',
-  TASK_BUSY: 'Задача ещё выполняется; удалить её можно после завершения.',
-  ASSET_NOT_REGENERABLE: 'Этот результат нельзя сделать заново: исходная задача или её фото удалены.',
-  TICKET_INVALID: 'Ссылка на поток событий недействительна или устарела.',
-  GENERATION_FAILED: 'Не удалось создать результат. Токены за него возвращены.',
-  ENGINE_TIMEOUT: 'Сервис генерации не ответил вовремя. Токены возвращены.',
-  ENGINE_REFUSED: 'Сервис генерации отказал: {detail}. Токены возвращены.',
-  ENGINE_MALFORMED: 'Сервис генерации прислал неверный ответ. Токены возвращены.',
-  MATERIAL_MISSING: 'Фото удалено до начала работы.',
-  MATERIAL_IN_USE: 'Это фото использует задача: оно хранится вместе с ней.',
-  INTAKE_REJECTED: 'Не сделано: фото не прошли проверку. Токены возвращены.',
-  ASSETS_DELETED: 'Удалено.',
-  DOWNLOAD_READY: 'Архив готов к скачиванию.',
-  DOWNLOAD_LINK_INVALID: 'Ссылка на архив недействительна или устарела. Соберите архив заново.',
+/** The namespaces the server says, in each language. */
+const catalogue: Record<Locale, object[]> = {
+  ru: [ruServer, ruRules, ruMail, ruStudio],
+  en: [enServer, enRules, enMail, enStudio],
+  zh: [zhServer, zhRules, zhMail, zhStudio],
 };
 
-export type MessageKey = keyof typeof ru;
+type ServerTexts = typeof ruServer & typeof ruRules & typeof ruMail & typeof ruStudio;
+export type TextKey = KeyOf<ServerTexts>;
+/** A message of an answer or an error, by the bare name the code and the database keep: 'NOT_FOUND'. */
+export type MessageKey = PluralBase<keyof typeof ruServer.messages>;
+type Vars = Record<string, string | number>;
 
-const en: Record<MessageKey, string> = {
-  BAD_REQUEST: 'The request is malformed.',
-  VALIDATION_FAILED: 'Please check these fields: {fields}.',
-  UNAUTHORIZED: 'Please sign in to continue.',
-  SESSION_REVOKED: 'You were signed out: the password was changed on another device. Sign in with the new password.',
-  NOT_FOUND: 'Not found.',
-  ROUTE_NOT_FOUND: 'There is no such API address: {method} {url}.',
-  METHOD_NOT_ALLOWED: 'This method is not supported.',
-  PAYLOAD_TOO_LARGE: 'The request is too large.',
-  UNSUPPORTED_MEDIA_TYPE: 'This content type is not supported.',
-  RATE_LIMITED: 'Too many requests. Try again in {seconds} s.',
-  INTERNAL: 'Internal server error. Please contact support.',
-  UNAVAILABLE: 'The service is temporarily unavailable. Please try again later.',
-  OK: 'Done.',
-  SIGNED_IN: 'You are signed in.',
-  EMAIL_TAKEN: 'This e-mail is already registered.',
-  USERNAME_TAKEN: 'This username is already taken.',
-  INVALID_CREDENTIALS: 'Wrong username, e-mail or password.',
-  EMAIL_NOT_VERIFIED: 'Please confirm your e-mail with the link we sent first. You can have it sent again.',
-  CODE_INVALID: 'The code is wrong or has expired. Request a new one.',
-  LINK_INVALID: 'The link is invalid or has expired.',
-  WRONG_PASSWORD: 'The current password is wrong.',
-  REGISTERED: 'You are registered. We sent you a message to confirm your e-mail.',
-  CODE_SENT: 'If this e-mail is registered, we have sent a code to it.',
-  CODE_VERIFIED: 'The code is confirmed.',
-  PASSWORD_RESET: 'Your password has been reset. Sign in with the new one.',
-  PASSWORD_CHANGED: 'Your password has been changed.',
-  VERIFICATION_SENT: 'If this e-mail is waiting for confirmation, we have sent a new message.',
-  EMAIL_VERIFIED: 'Your e-mail is confirmed.',
-  SIGNED_OUT: 'You have signed out.',
-  FEEDBACK_RECEIVED: 'Thank you! We have received your message.',
-  EMPTY_FILE: 'The file is empty.',
-  UPLOAD_TOO_LARGE: 'Max size: 10 MB. The file is larger than 10 MB.',
-  UNSUPPORTED_FORMAT: 'Formats: [jpg,jpeg,png]. Only JPEG and PNG photos are accepted.',
-  IMAGE_TOO_LARGE: 'The photo has too many pixels (at most 50 megapixels).',
-  IMAGE_UNREADABLE: 'The photo could not be read: the file is damaged or not an image.',
-  STORAGE_LINK_INVALID: 'This upload link is invalid or has expired.',
-  IDEMPOTENCY_MISMATCH: 'This request key was already used for a different file.',
-  IDEMPOTENCY_KEY_REQUIRED: 'An Idempotency-Key header is required (8–100 letters, digits, "-" or "_").',
-  MATERIAL_NOT_UPLOADED: 'The photo has not been uploaded yet.',
-  RESOLUTION_OK: 'The resolution is enough.',
-  RESOLUTION_LOW: 'Low resolution: move closer or use a better camera (at least 1000 px on the short side).',
-  SHARPNESS_OK: 'The photo is sharp.',
-  SHARPNESS_BLURRY: 'The photo is blurred: hold the phone still and let it focus.',
-  EXPOSURE_OK: 'The exposure is fine.',
-  EXPOSURE_DARK: 'The shoe is too dark: add even light.',
-  EXPOSURE_BRIGHT: 'The shoe is overexposed: avoid direct light or the flash.',
-  SUBJECT_OK: 'The shoe stands out from the background.',
-  SUBJECT_MISSING: 'No shoe stands out from the background: put it in the middle of the frame on a plain light background.',
-  SUBJECT_TOO_LARGE: 'The shoe fills the whole frame: step back a little.',
-  SUBJECT_CUT_OFF: 'The shoe does not fit in the frame.',
-  BACKGROUND_OK: 'The background is plain and light.',
-  BACKGROUND_BUSY: 'The background is busy: shoot on a plain light background.',
-  BACKGROUND_DARK: 'The background is dark: use a plain light background.',
-  NEEDS_AI_IMAGES: 'This needs an AI image service, and none is configured on this server.',
-  NEEDS_AI_VIDEO: 'This needs an AI video service, and none is configured on this server.',
-  NEEDS_FFMPEG: 'Video needs the ffmpeg program on the server, and it was not found.',
-  CUSTOM_NOT_FOR_CATEGORY: 'A custom scene description is not supported for this kind of content.',
-  OPTION_UNAVAILABLE: '“{option}” cannot be ordered: {reason}',
-  INSUFFICIENT_BALANCE: 'Not enough tokens: this task costs {cost} and the balance is {balance}. Please top up.',
-  TOO_FEW_VIEWS: 'Upload photos of at least {min} views.',
-  REQUIRED_VIEWS_MISSING: 'Required images: {views}.',
-  DUPLICATE_VIEWS: 'More than one photo was chosen for the “{view}” view.',
-  PROMPT_REQUIRED: 'Enter prompt: describe your scene.',
-  CONFIG_MISMATCH: 'Category {category} does not belong to module {module}, or its background or scene is wrong.',
-  DUPLICATE_NAMES: 'Task entries must have different names.',
-  NOTHING_SELECTED: 'Choose at least one option.',
-  TASK_CREATED: 'Task created.',
-  TASK_BUSY: 'This task is still being made; it can be deleted once it has finished.',
-  ASSET_NOT_REGENERABLE: 'This result cannot be made again: its task or photos were deleted.',
-  TICKET_INVALID: 'The event stream ticket is invalid or has expired.',
-  GENERATION_FAILED: 'This result could not be made. Its tokens were refunded.',
-  ENGINE_TIMEOUT: 'The generation service did not answer in time. The tokens were refunded.',
-  ENGINE_REFUSED: 'The generation service refused: {detail}. The tokens were refunded.',
-  ENGINE_MALFORMED: 'The generation service sent a malformed answer. The tokens were refunded.',
-  MATERIAL_MISSING: 'The photo was deleted before work began.',
-  MATERIAL_IN_USE: 'A task uses this photo: it is kept with the task.',
-  INTAKE_REJECTED: 'Not made: the photos did not pass the check. The tokens were refunded.',
-  ASSETS_DELETED: 'Deleted.',
-  DOWNLOAD_READY: 'The archive is ready to download.',
-  DOWNLOAD_LINK_INVALID: 'This archive link is invalid or has expired. Please package the files again.',
-};
+const instance = i18next.createInstance();
+void instance.init({
+  initAsync: false,
+  lng: DEFAULT_LOCALE,
+  fallbackLng: DEFAULT_LOCALE,
+  supportedLngs: LOCALES,
+  resources: Object.fromEntries(LOCALES.map((locale) => [locale, { translation: Object.assign({}, ...catalogue[locale]) }])),
+  // The texts go into JSON and e-mails that escape for themselves; a value never becomes markup.
+  interpolation: { escapeValue: false },
+  nsSeparator: false,
+});
+// Keys are typed here (TextKey) rather than through i18next's own typing, which belongs to the page.
+type Say = (key: string, vars: Vars) => string;
+const says = Object.fromEntries(LOCALES.map((locale) => [locale, instance.getFixedT(locale)])) as unknown as Record<Locale, Say>;
 
-const zh: Record<MessageKey, string> = {
-  BAD_REQUEST: '请求格式不正确。',
-  VALIDATION_FAILED: '请检查以下字段：{fields}。',
-  UNAUTHORIZED: '请先登录。',
-  SESSION_REVOKED: '您已退出登录：密码已在另一台设备上更改。请使用新密码登录。',
-  NOT_FOUND: '未找到。',
-  ROUTE_NOT_FOUND: '不存在该 API 地址：{method} {url}。',
-  METHOD_NOT_ALLOWED: '不支持该请求方法。',
-  PAYLOAD_TOO_LARGE: '请求内容过大。',
-  UNSUPPORTED_MEDIA_TYPE: '不支持该内容类型。',
-  RATE_LIMITED: '请求过于频繁，请在 {seconds} 秒后重试。',
-  INTERNAL: '服务器内部错误，请联系客服。',
-  UNAVAILABLE: '服务暂时不可用，请稍后再试。',
-  OK: '完成。',
-  SIGNED_IN: '登录成功。',
-  EMAIL_TAKEN: '该邮箱已被注册。',
-  USERNAME_TAKEN: '该用户名已被占用。',
-  INVALID_CREDENTIALS: '用户名、邮箱或密码错误。',
-  EMAIL_NOT_VERIFIED: '请先通过邮件中的链接确认邮箱。您可以重新发送邮件。',
-  CODE_INVALID: '验证码错误或已过期，请重新获取。',
-  LINK_INVALID: '链接无效或已过期。',
-  WRONG_PASSWORD: '当前密码不正确。',
-  REGISTERED: '注册成功，我们已发送邮箱确认邮件。',
-  CODE_SENT: '如果该邮箱已注册，我们已向其发送验证码。',
-  CODE_VERIFIED: '验证码已确认。',
-  PASSWORD_RESET: '密码已重置，请使用新密码登录。',
-  PASSWORD_CHANGED: '密码已修改。',
-  VERIFICATION_SENT: '如果该邮箱尚待确认，我们已重新发送邮件。',
-  EMAIL_VERIFIED: '邮箱已确认。',
-  SIGNED_OUT: '您已退出登录。',
-  FEEDBACK_RECEIVED: '谢谢！我们已收到您的留言。',
-  EMPTY_FILE: '文件为空。',
-  UPLOAD_TOO_LARGE: 'Max size: 10 MB。文件超过 10 MB。',
-  UNSUPPORTED_FORMAT: 'Formats: [jpg,jpeg,png]。仅支持 JPEG 和 PNG 图片。',
-  IMAGE_TOO_LARGE: '图片像素过多（最多 5000 万像素）。',
-  IMAGE_UNREADABLE: '无法读取图片：文件已损坏或不是图片。',
-  STORAGE_LINK_INVALID: '上传链接无效或已过期。',
-  IDEMPOTENCY_MISMATCH: '该请求键已用于其他文件。',
-  IDEMPOTENCY_KEY_REQUIRED: '需要 Idempotency-Key 请求头（8–100 个字母、数字、“-”或“_”）。',
-  MATERIAL_NOT_UPLOADED: '图片尚未上传。',
-  RESOLUTION_OK: '分辨率足够。',
-  RESOLUTION_LOW: '分辨率过低：请靠近拍摄或使用更好的相机（短边至少 1000 像素）。',
-  SHARPNESS_OK: '照片清晰。',
-  SHARPNESS_BLURRY: '照片模糊：请拿稳手机并等待对焦。',
-  EXPOSURE_OK: '曝光正常。',
-  EXPOSURE_DARK: '鞋子太暗：请补充均匀光线。',
-  EXPOSURE_BRIGHT: '鞋子过曝：请避免直射光或闪光灯。',
-  SUBJECT_OK: '鞋子在背景中清晰可见。',
-  SUBJECT_MISSING: '背景中看不到鞋子：请将鞋子放在画面中央的纯色浅色背景上。',
-  SUBJECT_TOO_LARGE: '鞋子占满整个画面：请稍微退后。',
-  SUBJECT_CUT_OFF: '鞋子没有完整入镜。',
-  BACKGROUND_OK: '背景为纯色浅色。',
-  BACKGROUND_BUSY: '背景太杂乱：请使用纯色浅色背景拍摄。',
-  BACKGROUND_DARK: '背景太暗：请使用纯色浅色背景。',
-  NEEDS_AI_IMAGES: '需要 AI 图像服务，但此服务器未配置。',
-  NEEDS_AI_VIDEO: '需要 AI 视频服务，但此服务器未配置。',
-  NEEDS_FFMPEG: '生成视频需要服务器上的 ffmpeg 程序，但未找到。',
-  CUSTOM_NOT_FOR_CATEGORY: '此类内容不支持自定义场景描述。',
-  OPTION_UNAVAILABLE: '无法选择“{option}”：{reason}',
-  INSUFFICIENT_BALANCE: '代币不足：此任务需要 {cost}，余额为 {balance}。请充值。',
-  TOO_FEW_VIEWS: '请至少上传 {min} 个角度的照片。',
-  REQUIRED_VIEWS_MISSING: 'Required images：缺少必需角度 {views}。',
-  DUPLICATE_VIEWS: '“{view}”角度选择了多张照片。',
-  PROMPT_REQUIRED: 'Enter prompt：请描述您的场景。',
-  CONFIG_MISMATCH: '类别 {category} 不属于模块 {module}，或其背景、场景有误。',
-  DUPLICATE_NAMES: '任务条目的名称不能重复。',
-  NOTHING_SELECTED: '请至少选择一个选项。',
-  TASK_CREATED: '任务已创建。',
-  TASK_BUSY: '任务仍在进行中，完成后才能删除。',
-  ASSET_NOT_REGENERABLE: '无法重新生成此结果：其任务或照片已被删除。',
-  TICKET_INVALID: '事件流凭证无效或已过期。',
-  GENERATION_FAILED: '此结果生成失败，代币已退还。',
-  ENGINE_TIMEOUT: '生成服务未及时响应，代币已退还。',
-  ENGINE_REFUSED: '生成服务拒绝了请求：{detail}。代币已退还。',
-  ENGINE_MALFORMED: '生成服务返回了无效的响应，代币已退还。',
-  MATERIAL_MISSING: '照片在开始处理前已被删除。',
-  MATERIAL_IN_USE: '此照片已被任务使用：将随任务一起保留。',
-  INTAKE_REJECTED: '未生成：照片未通过检查，代币已退还。',
-  ASSETS_DELETED: '已删除。',
-  DOWNLOAD_READY: '压缩包已可下载。',
-  DOWNLOAD_LINK_INVALID: '压缩包链接无效或已过期，请重新打包。',
-};
+const isMessageKey = (value: string): value is MessageKey => instance.exists(`messages.${value}`, { lng: DEFAULT_LOCALE, count: 1 });
 
-const catalogue: Record<Locale, Record<MessageKey, string>> = { ru, en, zh };
+/** A text of the catalogue in a language; a `count` among the values picks the plural form. */
+export function text(locale: Locale, key: TextKey, vars: Vars = {}): string {
+  return says[locale](key, vars);
+}
 
-export function translate(
-  locale: Locale,
-  key: MessageKey,
-  vars: Record<string, string | number> = {},
-): string {
-  // A variable that is itself a message key (an option's reason) is said in the same language.
+/** A message in a language. A value that is itself a message's name (an option's reason) is said too. */
+export function translate(locale: Locale, key: MessageKey, vars: Vars = {}): string {
   const said = Object.fromEntries(
-    Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && value in catalogue[DEFAULT_LOCALE] ? translate(locale, value as MessageKey) : value]),
+    Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' && isMessageKey(value) ? translate(locale, value) : value]),
   );
-  return fillTemplate(catalogue[locale][key] ?? catalogue[DEFAULT_LOCALE][key], said);
+  return text(locale, `messages.${key}`, said);
+}
+
+/** A form rule's message (`rule:too_long;count=100`) in a language; any other text is returned as it is. */
+export function ruleText(locale: Locale, message: string): string {
+  const rule = parseRule(message);
+  return rule ? text(locale, rule.key, rule.vars) : message;
 }

@@ -8,9 +8,8 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { z } from 'zod';
 import type { ErrorEnvelope, FieldError } from '../../contract/envelope';
 import type { Locale } from '../../contract/locales';
-import { ruleText } from '../../contract/rules';
 import { HttpError } from '../lib/errors';
-import { translate, type MessageKey } from '../lib/i18n';
+import { ruleText, translate, type MessageKey } from '../lib/i18n';
 
 const zodLocales: Record<Locale, () => { localeError: z.core.$ZodErrorMap }> = {
   ru: z.locales.ru,

@@ -2,6 +2,8 @@
 // are colours people tell apart), an outfit palette harmonised with the main colour in OKLCH,
 // and a name for each colour in the seller's language.
 import type { Locale } from '../../contract/locales';
+import type ruStudio from '../../contract/locales/ru/studio';
+import { text } from '../lib/i18n';
 
 export type Rgb = [number, number, number];
 type Lab = [number, number, number];
@@ -128,39 +130,41 @@ export function outfitPalette(main: Rgb): Rgb[] {
   ];
 }
 
-/** Named reference colours, with their names in each language. */
-const NAMED: { rgb: Rgb; en: string; ru: string; zh: string }[] = [
-  { rgb: [0, 0, 0], en: 'Black', ru: 'Чёрный', zh: '黑色' },
-  { rgb: [64, 64, 64], en: 'Charcoal', ru: 'Графитовый', zh: '炭灰色' },
-  { rgb: [128, 128, 128], en: 'Grey', ru: 'Серый', zh: '灰色' },
-  { rgb: [192, 192, 192], en: 'Silver', ru: 'Серебристый', zh: '银色' },
-  { rgb: [245, 245, 240], en: 'White', ru: 'Белый', zh: '白色' },
-  { rgb: [240, 230, 210], en: 'Cream', ru: 'Кремовый', zh: '奶油色' },
-  { rgb: [210, 180, 140], en: 'Tan', ru: 'Песочный', zh: '棕褐色' },
-  { rgb: [194, 154, 108], en: 'Camel', ru: 'Верблюжий', zh: '驼色' },
-  { rgb: [123, 63, 0], en: 'Chocolate', ru: 'Шоколадный', zh: '巧克力色' },
-  { rgb: [92, 64, 51], en: 'Brown', ru: 'Коричневый', zh: '棕色' },
-  { rgb: [128, 0, 32], en: 'Burgundy', ru: 'Бордовый', zh: '酒红色' },
-  { rgb: [200, 30, 40], en: 'Red', ru: 'Красный', zh: '红色' },
-  { rgb: [250, 128, 114], en: 'Salmon', ru: 'Лососевый', zh: '鲑鱼色' },
-  { rgb: [255, 140, 0], en: 'Orange', ru: 'Оранжевый', zh: '橙色' },
-  { rgb: [230, 190, 40], en: 'Mustard', ru: 'Горчичный', zh: '芥末黄' },
-  { rgb: [250, 230, 80], en: 'Yellow', ru: 'Жёлтый', zh: '黄色' },
-  { rgb: [128, 128, 0], en: 'Olive', ru: 'Оливковый', zh: '橄榄色' },
-  { rgb: [85, 107, 47], en: 'Khaki green', ru: 'Хаки', zh: '军绿色' },
-  { rgb: [40, 150, 70], en: 'Green', ru: 'Зелёный', zh: '绿色' },
-  { rgb: [152, 200, 160], en: 'Sage', ru: 'Шалфейный', zh: '鼠尾草绿' },
-  { rgb: [0, 128, 128], en: 'Teal', ru: 'Бирюзово-синий', zh: '蓝绿色' },
-  { rgb: [64, 200, 210], en: 'Turquoise', ru: 'Бирюзовый', zh: '绿松石色' },
-  { rgb: [135, 190, 235], en: 'Sky blue', ru: 'Небесно-голубой', zh: '天蓝色' },
-  { rgb: [40, 80, 200], en: 'Blue', ru: 'Синий', zh: '蓝色' },
-  { rgb: [20, 30, 80], en: 'Navy', ru: 'Тёмно-синий', zh: '藏青色' },
-  { rgb: [110, 60, 170], en: 'Purple', ru: 'Фиолетовый', zh: '紫色' },
-  { rgb: [200, 170, 220], en: 'Lavender', ru: 'Лавандовый', zh: '薰衣草紫' },
-  { rgb: [230, 80, 160], en: 'Pink', ru: 'Розовый', zh: '粉色' },
-  { rgb: [245, 200, 210], en: 'Blush', ru: 'Пудровый', zh: '浅粉色' },
+/** Named reference colours; their names in each language are the catalogue's `studio.colours`. */
+const NAMED: { rgb: Rgb; name: keyof typeof ruStudio.studio.colours }[] = [
+  { rgb: [0, 0, 0], name: 'black' },
+  { rgb: [64, 64, 64], name: 'charcoal' },
+  { rgb: [128, 128, 128], name: 'grey' },
+  { rgb: [192, 192, 192], name: 'silver' },
+  { rgb: [245, 245, 240], name: 'white' },
+  { rgb: [240, 230, 210], name: 'cream' },
+  { rgb: [210, 180, 140], name: 'tan' },
+  { rgb: [194, 154, 108], name: 'camel' },
+  { rgb: [123, 63, 0], name: 'chocolate' },
+  { rgb: [92, 64, 51], name: 'brown' },
+  { rgb: [128, 0, 32], name: 'burgundy' },
+  { rgb: [200, 30, 40], name: 'red' },
+  { rgb: [250, 128, 114], name: 'salmon' },
+  { rgb: [255, 140, 0], name: 'orange' },
+  { rgb: [230, 190, 40], name: 'mustard' },
+  { rgb: [250, 230, 80], name: 'yellow' },
+  { rgb: [128, 128, 0], name: 'olive' },
+  { rgb: [85, 107, 47], name: 'khakiGreen' },
+  { rgb: [40, 150, 70], name: 'green' },
+  { rgb: [152, 200, 160], name: 'sage' },
+  { rgb: [0, 128, 128], name: 'teal' },
+  { rgb: [64, 200, 210], name: 'turquoise' },
+  { rgb: [135, 190, 235], name: 'skyBlue' },
+  { rgb: [40, 80, 200], name: 'blue' },
+  { rgb: [20, 30, 80], name: 'navy' },
+  { rgb: [110, 60, 170], name: 'purple' },
+  { rgb: [200, 170, 220], name: 'lavender' },
+  { rgb: [230, 80, 160], name: 'pink' },
+  { rgb: [245, 200, 210], name: 'blush' },
 ];
 const NAMED_LAB = NAMED.map((entry) => rgbToOklab(entry.rgb));
+/** The names a colour can be given (`studio.colours.<name>`). */
+export const COLOUR_NAMES = NAMED.map((entry) => entry.name);
 
 /** The nearest named colour, in the seller's language. */
 export function colourName(rgb: Rgb, locale: Locale): string {
@@ -174,7 +178,7 @@ export function colourName(rgb: Rgb, locale: Locale): string {
       best = i;
     }
   });
-  return NAMED[best]![locale];
+  return text(locale, `studio.colours.${NAMED[best]!.name}`);
 }
 
 /** Black or white, whichever reads better on `rgb`. */

@@ -20,7 +20,7 @@ export function OutOfTokensDialog({ open, total, balance, onClose }: OutOfTokens
   return (
     <Dialog open={open} onClose={onClose} labelledBy="out-of-tokens-title" closeLabel={t('form.close')} testId="out-of-tokens-dialog">
       <h2 id="out-of-tokens-title">{t('outOfTokens.title')}</h2>
-      <p>{t('outOfTokens.body', { total, balance })}</p>
+      <p>{t('outOfTokens.body', { count: total, balance })}</p>
       <div className="dialog__actions">
         <IonButton fill="clear" onClick={onClose}>
           {t('outOfTokens.close')}

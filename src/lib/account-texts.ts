@@ -1,7 +1,10 @@
-// Adds the Russian texts of the account screens when one of them loads. Russian is the fallback
-// language, so these must be present whatever the seller's language; en and zh carry theirs in
-// their own (lazily loaded) files.
-import ruAccount from '../locales/ru-account';
+// Adds the Russian texts of the account screens (the catalogue's account, task, history and rules
+// namespaces) when one of them loads. Russian is the fallback language, so these must be present
+// whatever the seller's language; en and zh load theirs whole at start-up (lib/i18n.ts).
+import account from '../../contract/locales/ru/account';
+import task from '../../contract/locales/ru/task';
+import history from '../../contract/locales/ru/history';
+import rules from '../../contract/locales/ru/rules';
 import { i18next } from './i18n';
 
-i18next.addResourceBundle('ru', 'translation', ruAccount, true, false);
+for (const texts of [account, task, history, rules]) i18next.addResourceBundle('ru', 'translation', texts, true, false);

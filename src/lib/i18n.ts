@@ -1,14 +1,32 @@
-// i18next set-up: Russian is bundled and is the fallback; English and Chinese load on demand.
-// Changing the language persists the choice and reloads the page (SPEC §1).
+// i18next set-up: Russian's start-up texts (the catalogue's core namespace) are bundled, and Russian
+// is the fallback; the account screens add theirs as they load (lib/account-texts.ts). English and
+// Chinese load on demand, every page namespace at once. Changing the language persists the choice
+// and reloads the page (SPEC §1).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
-import ru from '../locales/ru';
+import core from '../../contract/locales/ru/core';
 import { PREFERENCE_KEYS, readPreference, writePreference } from './preferences';
 
-const loaders: Record<Exclude<Locale, 'ru'>, () => Promise<{ default: unknown }>> = {
-  en: () => import('../locales/en'),
-  zh: () => import('../locales/zh'),
+type Texts = { default: object };
+
+const loaders: Record<Exclude<Locale, 'ru'>, () => Promise<Texts[]>> = {
+  en: () =>
+    Promise.all([
+      import('../../contract/locales/en/core'),
+      import('../../contract/locales/en/account'),
+      import('../../contract/locales/en/task'),
+      import('../../contract/locales/en/history'),
+      import('../../contract/locales/en/rules'),
+    ]),
+  zh: () =>
+    Promise.all([
+      import('../../contract/locales/zh/core'),
+      import('../../contract/locales/zh/account'),
+      import('../../contract/locales/zh/task'),
+      import('../../contract/locales/zh/history'),
+      import('../../contract/locales/zh/rules'),
+    ]),
 };
 
 export function storedLocale(): Locale {
@@ -17,10 +35,11 @@ export function storedLocale(): Locale {
 }
 
 export async function initI18n(locale: Locale = storedLocale()): Promise<typeof i18next> {
-  const resources: Record<string, { translation: unknown }> = { ru: { translation: ru } };
+  const resources: Record<string, { translation: object }> = { ru: { translation: core } };
   if (locale !== 'ru') {
     try {
-      resources[locale] = { translation: (await loaders[locale]()).default };
+      // Each namespace holds its own sections, so they join without overlapping.
+      resources[locale] = { translation: Object.assign({}, ...(await loaders[locale]()).map((texts) => texts.default)) };
     } catch {
       // The language file could not load (offline before it was cached): Russian still works.
     }

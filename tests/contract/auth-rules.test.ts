@@ -13,7 +13,7 @@ import {
   toRegisterRequest,
   userInfoFormSchema,
 } from '../../contract/auth';
-import { ruleText } from '../../contract/rules';
+import { ruleText } from '../../server/lib/i18n';
 
 /** The first message per field, in English. */
 function problems(schema: z.ZodType, value: unknown): Record<string, string> {
@@ -197,8 +197,16 @@ describe('feedback and user info', () => {
 
 describe('rule texts', () => {
   it('exist in every language and fill in their numbers', () => {
-    expect(ruleText('ru', 'rule:too_long;max=100')).toBe('Слишком длинный текст (не больше 100 символов).');
+    expect(ruleText('ru', 'rule:too_long;count=100')).toBe('Слишком длинный текст (не больше 100 символов).');
     expect(ruleText('zh', 'rule:code')).toBe('验证码为 6 位数字。');
     expect(ruleText('en', 'any other text')).toBe('any other text');
+  });
+
+  it('count in the plural forms of the language', () => {
+    expect(ruleText('ru', 'rule:too_long;count=1')).toBe('Слишком длинный текст (не больше 1 символа).');
+    expect(ruleText('ru', 'rule:too_long;count=2')).toBe('Слишком длинный текст (не больше 2 символов).');
+    expect(ruleText('ru', 'rule:too_deep;count=21')).toBe('Слишком глубокая вложенность (не больше 21 уровня).');
+    expect(ruleText('en', 'rule:too_long;count=1')).toBe('The text is too long (at most 1 character).');
+    expect(ruleText('zh', 'rule:too_deep;count=1')).toBe('嵌套层级过深（最多 1 层）。');
   });
 });

@@ -36,7 +36,7 @@ describe('a JSON object kept as sent', () => {
   it(`nests at most ${JSON_DEPTH_MAX} deep`, () => {
     const schema = jsonObject();
     expect(schema.safeParse({ a: nested(JSON_DEPTH_MAX - 1) }).success).toBe(true);
-    expect(schema.safeParse({ a: nested(JSON_DEPTH_MAX) }).error?.issues[0]?.message).toBe(`rule:too_deep;max=${JSON_DEPTH_MAX}`);
+    expect(schema.safeParse({ a: nested(JSON_DEPTH_MAX) }).error?.issues[0]?.message).toBe(`rule:too_deep;count=${JSON_DEPTH_MAX}`);
     expect(schema.safeParse({ a: nested(100_000) }).success).toBe(false);
   });
 });

@@ -4,9 +4,9 @@
 // join in.
 import { useState } from 'react';
 import type { z } from 'zod';
-import { ruleText } from '../../../contract/rules';
+import { parseRule } from '../../../contract/rules';
 import type { FieldErrorShape } from '../../../contract/status';
-import { currentLocale } from '../../lib/i18n';
+import { i18next } from '../../lib/i18n';
 
 type Values = Record<string, string | boolean>;
 
@@ -27,7 +27,8 @@ function problems(schema: z.ZodType, values: Values): Map<string, string> {
   if (result.success) return found;
   for (const issue of result.error.issues) {
     const field = String(issue.path[0] ?? '');
-    if (!found.has(field)) found.set(field, ruleText(currentLocale(), issue.message));
+    const rule = parseRule(issue.message);
+    if (!found.has(field)) found.set(field, rule ? i18next.t(rule.key, rule.vars) : issue.message);
   }
   return found;
 }

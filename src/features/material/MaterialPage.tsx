@@ -212,7 +212,7 @@ export default function MaterialPage() {
       <div className="material-bottom">
         {packing ? (
           <p className="material-bottom__progress" role="status" data-testid="packing">
-            <Spinner /> {t('history.material.packaging', { total: packing.total })}
+            <Spinner /> {t('history.material.packaging', { count: packing.total })}
             {packing.received > 0 ? ` · ${t('history.material.received', { size: formatBytes(packing.received, currentLocale()) })}` : ''}
           </p>
         ) : null}

@@ -147,9 +147,9 @@ export default function TaskRetryPage() {
       return;
     }
     if (outcome.kind === 'queued') {
-      showToast(t('history.retry.queued', { type: typeName, total: priced.total }), 'info', SUBMIT_TOAST_MS);
+      showToast(t('history.retry.queued', { type: typeName, count: priced.total }), 'info', SUBMIT_TOAST_MS);
     } else {
-      showToast(t('history.retry.sent', { type: typeName, total: priced.total }), 'success', SUBMIT_TOAST_MS);
+      showToast(t('history.retry.sent', { type: typeName, count: priced.total }), 'success', SUBMIT_TOAST_MS);
       setLeaving(true);
       await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
       requestWalletRefresh();
@@ -216,7 +216,7 @@ export default function TaskRetryPage() {
             })}
           </ul>
           <p>{t('history.retry.styles', { names: [...new Set(priced.outputs.map((o) => t(`task.categories.${o.category}.title`)))].join(', ') })}</p>
-          <p data-testid="retry-cost">{t('history.retry.cost', { total: priced.total })}</p>
+          <p data-testid="retry-cost">{t('history.retry.cost', { count: priced.total })}</p>
           {leaving ? (
             <p className="task__banner" role="status" data-testid="task-leaving">
               {t('history.retry.leaving')}

@@ -66,10 +66,10 @@ export function ConfirmDialog({ open, outputs, total, balance, busy, onRemove, o
         <p role="alert">{t('task.confirm.empty')}</p>
       )}
       <p className="confirm__total" data-testid="confirm-total">
-        {t('task.confirm.total', { total })}
+        {t('task.confirm.total', { count: total })}
       </p>
       <p className="confirm__balance">
-        {balance === null ? t('task.confirm.balanceUnknown') : t('task.confirm.balance', { balance })}
+        {balance === null ? t('task.confirm.balanceUnknown') : t('task.confirm.balance', { count: balance })}
       </p>
       {short > 0 ? (
         <p className="confirm__short" role="alert">
@@ -81,7 +81,7 @@ export function ConfirmDialog({ open, outputs, total, balance, busy, onRemove, o
           {t('task.confirm.cancel')}
         </IonButton>
         <IonButton onClick={onConfirm} disabled={busy || outputs.length === 0} data-testid="confirm-submit">
-          {busy ? t('task.submit.sending') : t('task.confirm.submit', { total })}
+          {busy ? t('task.submit.sending') : t('task.confirm.submit', { count: total })}
         </IonButton>
       </div>
     </Dialog>

@@ -73,7 +73,7 @@ export function StylesStep({ type, selection, offers, onChange, onPrompt }: Styl
                 <span className="style-card__title">{t(`task.categories.${category}.title`)}</span>
                 <span className="style-card__body">{t(`task.categories.${category}.body`)}</span>
                 <span className="style-card__price">
-                  {t(category === 'PRODUCT' ? 'task.styles.perView' : 'task.styles.perOutput', { price })}
+                  {t(category === 'PRODUCT' ? 'task.styles.perView' : 'task.styles.perOutput', { count: price })}
                 </span>
               </button>
               {reason ? (

@@ -269,9 +269,9 @@ export default function TaskPage() {
       return;
     }
     if (outcome.kind === 'queued') {
-      showToast(t('task.submit.queued', { type: typeName, total }), 'info', SUBMIT_TOAST_MS);
+      showToast(t('task.submit.queued', { type: typeName, count: total }), 'info', SUBMIT_TOAST_MS);
     } else {
-      showToast(t('task.submit.created', { type: typeName, total }), 'success', SUBMIT_TOAST_MS);
+      showToast(t('task.submit.created', { type: typeName, count: total }), 'success', SUBMIT_TOAST_MS);
       setLeaving(true);
       await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
       requestWalletRefresh();

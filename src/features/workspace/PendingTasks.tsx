@@ -54,8 +54,8 @@ export function PendingTasks() {
             <p className="queue__summary">
               {t('workspace.queue.summary', {
                 type: t(`workspace.tiles.${contentTypeOf(job.draft)}.title`),
-                count: job.task.outputs,
-                total: job.task.total,
+                results: t('workspace.queue.results', { count: job.task.outputs }),
+                tokens: t('wallet.tokens', { count: job.task.total }),
               })}
             </p>
             <p className="queue__state" role={job.state === 'failed' ? 'alert' : 'status'}>

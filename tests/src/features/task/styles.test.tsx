@@ -159,6 +159,12 @@ describe('the confirmation dialog', () => {
     expect(screen.getByText('Your balance: 10 tokens')).toBeTruthy();
   });
 
+  it('counts tokens in the plural forms of the language', () => {
+    render(<Confirm balance={1} />);
+    expect(screen.getByText('Your balance: 1 token')).toBeTruthy();
+    expect(screen.getByTestId('confirm-submit').textContent).toBe('Confirm: 14 tokens');
+  });
+
   it('with every output removed, says there is nothing to make and cannot be confirmed', async () => {
     const user = userEvent.setup();
     render(<Confirm balance={null} />);

@@ -1,8 +1,7 @@
-// Russian: the default and fallback language, and the type source for every translation key.
-// The account screens' texts live in ru-account.ts and load with those screens.
-import type ruAccount from './ru-account';
-
-const ru = {
+// Russian, the default and fallback language, and the type source of every language's keys.
+// The texts the start-up bundle carries: the bar, the menu, the public pages and the generic errors.
+// Every other namespace loads with the screens that use it (src/lib/i18n.ts).
+const core = {
   app: {
     name: 'SoleStudio',
     tagline: 'Маркетинговые фото и видео для продавцов обуви',
@@ -11,7 +10,6 @@ const ru = {
     skipToContent: 'Перейти к содержимому',
     openMenu: 'Открыть меню',
     closeMenu: 'Закрыть меню',
-    mainNavigation: 'Основная навигация',
     home: 'SoleStudio — на главную',
   },
   theme: {
@@ -20,7 +18,6 @@ const ru = {
   },
   language: {
     label: 'Язык',
-    choose: 'Выберите язык',
     names: { ru: 'Русский', en: 'English', zh: '中文' },
   },
   nav: {
@@ -35,8 +32,6 @@ const ru = {
     changePassword: 'Сменить пароль',
     contactUs: 'Связаться с нами',
     logout: 'Выйти',
-    recharge: 'Пополнить',
-    subscribe: 'Оформить подписку',
     account: 'Аккаунт',
   },
   footer: {
@@ -188,11 +183,4 @@ const ru = {
   },
 };
 
-export default ru;
-/** Every key: the core texts above and those loaded with the account screens. */
-export type Translation = typeof ru & typeof ruAccount;
-
-/** The same shape as the Russian file, every leaf a string. */
-export type TranslationShape<T = Translation> = {
-  [K in keyof T]: T[K] extends string ? string : TranslationShape<T[K]>;
-};
+export default core;

@@ -1,0 +1,60 @@
+import type { Translated } from '../shape';
+import type ru from '../ru/studio';
+
+const studio: Translated<typeof ru, 'en'> = {
+  studio: {
+    views: {
+      right_45: 'Three-quarter',
+      right_side: 'Right side',
+      left_side: 'Left side',
+      front: 'Front',
+      back: 'Back',
+      bottom: 'Sole',
+      optional1: 'Detail',
+      optional2: 'Detail',
+    },
+    params: {
+      boot_height: 'Shaft',
+      heel_height: 'Heel',
+      boot_circumference: 'Shaft width',
+      ankle_circumference: 'Ankle',
+    },
+    measure: '{{name}} {{value}} cm',
+    newIn: 'New season',
+    fromShoe: 'From the shoe',
+    toWear: 'To wear with it',
+    colours: {
+      black: 'Black',
+      charcoal: 'Charcoal',
+      grey: 'Grey',
+      silver: 'Silver',
+      white: 'White',
+      cream: 'Cream',
+      tan: 'Tan',
+      camel: 'Camel',
+      chocolate: 'Chocolate',
+      brown: 'Brown',
+      burgundy: 'Burgundy',
+      red: 'Red',
+      salmon: 'Salmon',
+      orange: 'Orange',
+      mustard: 'Mustard',
+      yellow: 'Yellow',
+      olive: 'Olive',
+      khakiGreen: 'Khaki green',
+      green: 'Green',
+      sage: 'Sage',
+      teal: 'Teal',
+      turquoise: 'Turquoise',
+      skyBlue: 'Sky blue',
+      blue: 'Blue',
+      navy: 'Navy',
+      purple: 'Purple',
+      lavender: 'Lavender',
+      pink: 'Pink',
+      blush: 'Blush',
+    },
+  },
+};
+
+export default studio;

@@ -1,0 +1,60 @@
+import type { Translated } from '../shape';
+import type ru from '../ru/studio';
+
+const studio: Translated<typeof ru, 'zh'> = {
+  studio: {
+    views: {
+      right_45: '四分之三视角',
+      right_side: '右侧',
+      left_side: '左侧',
+      front: '正面',
+      back: '背面',
+      bottom: '鞋底',
+      optional1: '细节',
+      optional2: '细节',
+    },
+    params: {
+      boot_height: '筒高',
+      heel_height: '跟高',
+      boot_circumference: '筒围',
+      ankle_circumference: '脚踝围',
+    },
+    measure: '{{name}} {{value}} 厘米',
+    newIn: '新季上市',
+    fromShoe: '鞋履配色',
+    toWear: '推荐搭配',
+    colours: {
+      black: '黑色',
+      charcoal: '炭灰色',
+      grey: '灰色',
+      silver: '银色',
+      white: '白色',
+      cream: '奶油色',
+      tan: '棕褐色',
+      camel: '驼色',
+      chocolate: '巧克力色',
+      brown: '棕色',
+      burgundy: '酒红色',
+      red: '红色',
+      salmon: '鲑鱼色',
+      orange: '橙色',
+      mustard: '芥末黄',
+      yellow: '黄色',
+      olive: '橄榄色',
+      khakiGreen: '军绿色',
+      green: '绿色',
+      sage: '鼠尾草绿',
+      teal: '蓝绿色',
+      turquoise: '绿松石色',
+      skyBlue: '天蓝色',
+      blue: '蓝色',
+      navy: '藏青色',
+      purple: '紫色',
+      lavender: '薰衣草紫',
+      pink: '粉色',
+      blush: '浅粉色',
+    },
+  },
+};
+
+export default studio;

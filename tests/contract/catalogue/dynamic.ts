@@ -1,0 +1,55 @@
+// Keys the code builds at run time, each pattern as the code writes it ('task.views.*' for
+// `task.views.${view}`) with every value its variable can take. A pattern in the code that is not
+// declared here fails the catalogue test, and so does a declared one the code no longer has.
+import { LOCALES } from '../../../contract/locales';
+import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, FAILURE_TYPES, SHOE_VIEWS } from '../../../contract/enums';
+import { CHANNELS } from '../../../contract/auth';
+import { MATERIAL_SECTIONS } from '../../../contract/assets';
+import { SHOE_PARAMS } from '../../../contract/materials';
+import { ROUTES } from '../../../src/config/paths';
+import { COLOUR_NAMES } from '../../../server/studio/palette';
+
+/** Keys named elsewhere by a short name: a server message by its bare key, a rule by rule('…'). */
+export const NAMED_ELSEWHERE = { 'messages.*': 'messages', 'rules.*': 'rules' } as const;
+
+const FINISHED = ['completed', 'partially_completed'] as const;
+/** A task's status as the history shows it, a rejection told apart from other failures (TaskCard). */
+const SHOWN_STATUSES = ['processing', ...FINISHED, 'failed', 'manual_rejection'];
+const SAMPLE_KINDS = ['product', 'multi', 'poster', 'color', 'stillLife', 'model', 'video'];
+
+export const DYNAMIC: Record<string, readonly string[]> = {
+  // The page
+  'language.names.*': LOCALES,
+  'routes.*': Object.keys(ROUTES),
+  'landing.comments.*.text': ['c1', 'c2', 'c3'],
+  'landing.comments.*.author': ['c1', 'c2', 'c3'],
+  'shoes.steps.*': ['s1', 's2', 's3'],
+  'shoes.outputs.*.title': SAMPLE_KINDS,
+  'shoes.outputs.*.body': SAMPLE_KINDS,
+  'auth.register.channels.*': CHANNELS,
+  'auth.forgot.*': ['sendFailed', 'verifyFailed', 'resetFailed'],
+  'auth.forgot.steps.*': ['email', 'code', 'password'],
+  'workspace.tiles.*.title': CONTENT_TYPES,
+  'workspace.tiles.*.body': CONTENT_TYPES,
+  'task.titles.*': CONTENT_TYPES,
+  'task.views.*': SHOE_VIEWS,
+  'task.params.*': SHOE_PARAMS,
+  'task.slot.states.*': ['stored', 'queued', 'uploading', 'uploaded', 'failed'],
+  'task.errors.*': ['params_invalid', 'prompt_invalid', 'background_type'],
+  'task.categories.*.title': CATEGORIES,
+  'task.categories.*.body': CATEGORIES,
+  'task.backgrounds.*': BACKGROUNDS,
+  'task.scenes.*': CREATIVE_SCENES,
+  'camera.errors.*': ['unsupported', 'insecure', 'denied', 'notFound', 'failed'],
+  'history.tasks.status.*': SHOWN_STATUSES,
+  'history.tasks.note.*': SHOWN_STATUSES,
+  'history.material.*': ['edit_size_invalid', 'del_size_invalid', 'retry_size_invalid', 'download_size_invalid'],
+  'history.material.sections.*': MATERIAL_SECTIONS,
+  // The server
+  'shoeCategories.*': ['sneakers', 'shoes', 'heels', 'sandals', 'ankle_boots', 'boots'],
+  'mail.task.subject.*': [...FINISHED, 'failed'],
+  'mail.task.body.*': [...FINISHED, ...FAILURE_TYPES],
+  'studio.views.*': SHOE_VIEWS,
+  'studio.params.*': ['boot_height', 'heel_height', 'boot_circumference', 'ankle_circumference'],
+  'studio.colours.*': COLOUR_NAMES,
+};
