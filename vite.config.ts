@@ -59,10 +59,20 @@ export default defineConfig({
         // stay cached when only the app's own code changes.
         codeSplitting: {
           groups: [
+            // Vite's helper for dynamic imports, which every chunk that loads another one needs;
+            // left alone, it joins the first group that uses it (Ionic).
+            { name: 'preload', test: /vite[\\/]preload-helper/ },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|jotai)[\\/]/ },
-            // Icon drawings (ionicons/icons) stay out: each goes with the screen that shows it.
-            { name: 'ionic', test: /node_modules[\\/](@ionic|@stencil|ionicons[\\/](?!icons))[\\/]?/ },
+            // Before Ionic's group, which would otherwise take react-router in as a dependency of
+            // @ionic/react-router: the public pages use the router without Ionic.
             { name: 'router', test: /node_modules[\\/](react-router|react-router-dom|@remix-run)[\\/]/ },
+            // Icon drawings (ionicons/icons) stay out: each goes with the screen that shows it.
+            // So do Ionic's style sheets, which every page uses: in this group they would make
+            // the entry import Ionic's JavaScript for their sake.
+            {
+              name: 'ionic',
+              test: (id) => /node_modules[\\/](@ionic|@stencil|ionicons[\\/](?!icons))/.test(id) && !id.endsWith('.css'),
+            },
             { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
           ],
         },

@@ -60,6 +60,28 @@ test('the theme is dark by default, toggles, and stays after a reload', { tag: '
   await expect(html).toHaveClass(/ion-palette-dark/);
 });
 
+test('a keyboard user skips the bar to the page’s content', { tag: '@small-screen' }, async ({ page }) => {
+  // The landing page (drawn without Ionic) and the feedback page (in the Ionic app).
+  for (const [path, firstInContent] of [
+    ['/', page.getByTestId('start-button')],
+    ['/feedback', page.getByLabel('Ваше сообщение')],
+  ] as const) {
+    await page.goto(path);
+    // The <main> of the page (Ionic's IonContent calls itself main too, around it).
+    const main = activePage(page).locator('main');
+    await expect(main.getByRole('heading', { level: 1 })).toBeVisible();
+    const skip = activePage(page).getByRole('link', { name: 'Перейти к содержимому' });
+    expect((await skip.boundingBox())?.width, `${path}: hidden until focused`).toBeLessThanOrEqual(1);
+    await page.keyboard.press('Tab');
+    await expect(skip, path).toBeFocused();
+    expect((await skip.boundingBox())?.width, `${path}: shown when focused`).toBeGreaterThan(100);
+    await page.keyboard.press('Enter');
+    await expect(main, path).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(firstInContent, path).toBeFocused();
+  }
+});
+
 test('a visitor on a login-required route lands on the landing page', { tag: '@small-screen' }, async ({ page }) => {
   for (const path of ['/home', '/task/history', '/localpay/subscription']) {
     await page.goto(path);

@@ -1,8 +1,8 @@
-import { IonButton } from '@ionic/react';
 import { moonOutline, sunnyOutline } from 'ionicons/icons';
 import { useAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { themeAtom } from '../lib/store';
+import { Button } from './Button';
 import { Icon } from './Icon';
 
 export function ThemeToggle() {
@@ -10,14 +10,15 @@ export function ThemeToggle() {
   const [theme, setTheme] = useAtom(themeAtom);
   const label = theme === 'dark' ? t('theme.toLight') : t('theme.toDark');
   return (
-    <IonButton
+    <Button
+      fill="clear"
       onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-      aria-label={label}
+      label={label}
       title={label}
-      data-testid="theme-toggle"
-      data-theme={theme}
+      testId="theme-toggle"
+      data={{ 'data-theme': theme }}
     >
       <Icon icon={theme === 'dark' ? sunnyOutline : moonOutline} className="toolbar-icon" />
-    </IonButton>
+    </Button>
   );
 }

@@ -1,16 +1,16 @@
 import { useCallback, useEffect } from 'react';
-import { useIonViewWillEnter } from '@ionic/react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Names the browser tab (and what screen readers announce on navigation) after the page.
- * Ionic keeps visited pages mounted, so the title is set again whenever the page re-enters.
+ * Names the browser tab (and what screen readers announce on navigation) after the page. Returns
+ * the function that does it, for the page to call again when it re-enters the screen (Ionic keeps
+ * visited pages mounted).
  */
-export function usePageTitle(title: string) {
+export function usePageTitle(title: string): () => void {
   const { t } = useTranslation();
   const apply = useCallback(() => {
     document.title = title ? `${title} · ${t('app.name')}` : `${t('app.name')} — ${t('app.tagline')}`;
   }, [title, t]);
   useEffect(apply, [apply]);
-  useIonViewWillEnter(apply, [apply]);
+  return apply;
 }

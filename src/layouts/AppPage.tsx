@@ -1,13 +1,16 @@
-// The frame of every page: an Ionic page with the bar (brand, theme toggle, the layout's own
-// controls) and the scrolling content. The index and home layouts differ only in what they add.
-import type { ReactNode } from 'react';
-import { IonButtons, IonContent, IonHeader, IonPage, IonToolbar } from '@ionic/react';
+// The frame of every page: a link past the bar for keyboard users, the bar (brand, theme toggle,
+// the layout's own controls) and the scrolling content. The index and home layouts differ only in
+// what they add. The bar is drawn as Ionic's md toolbar without Ionic, so the same markup serves
+// the public pages and the Ionic app; only the page and its scrolling area come from the frame
+// (./frame).
+import { useContext, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { ShoeGlyph } from '../components/ShoeGlyph';
 import { ThemeToggle } from '../components/ThemeToggle';
 import { usePageTitle } from '../components/usePageTitle';
+import { FrameContext } from './frame';
 import './layout.css';
 
 function Brand() {
@@ -32,24 +35,42 @@ export interface AppPageProps {
 }
 
 export function AppPage({ title, testId, toolbarEnd, footer, children }: AppPageProps) {
-  usePageTitle(title);
+  const { t } = useTranslation();
+  const { Page, Content } = useContext(FrameContext);
+  const applyTitle = usePageTitle(title);
+  const mainId = useId();
+  const main = useRef<HTMLElement>(null);
   return (
-    <IonPage data-testid={testId}>
-      <IonHeader>
-        <IonToolbar>
-          <div slot="start" className="toolbar-start">
+    <Page testId={testId} onEnter={applyTitle}>
+      {/* First in the tab order, shown when focused. Focus moves in script: Ionic keeps earlier
+          pages mounted, and a fragment in the address would be a navigation to its router. */}
+      <a
+        className="skip-link"
+        href={`#${mainId}`}
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        {t('a11y.skipToContent')}
+      </a>
+      <header className="app-header">
+        <div className="app-toolbar">
+          <div className="toolbar-start">
             <Brand />
           </div>
-          <IonButtons slot="end">
+          <div className="toolbar-buttons">
             <ThemeToggle />
             {toolbarEnd}
-          </IonButtons>
-        </IonToolbar>
-      </IonHeader>
-      <IonContent>
-        <main className="page-main">{children}</main>
+          </div>
+        </div>
+      </header>
+      <Content>
+        <main id={mainId} ref={main} tabIndex={-1} className="page-main">
+          {children}
+        </main>
         {footer}
-      </IonContent>
-    </IonPage>
+      </Content>
+    </Page>
   );
 }

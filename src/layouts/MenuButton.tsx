@@ -1,7 +1,7 @@
-import { IonButton } from '@ionic/react';
 import { menuOutline } from 'ionicons/icons';
 import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../components/Button';
 import { Icon } from '../components/Icon';
 import { drawerOpenAtom } from '../components/dialogs';
 
@@ -9,8 +9,8 @@ export function MenuButton({ className }: { className?: string }) {
   const { t } = useTranslation();
   const open = useSetAtom(drawerOpenAtom);
   return (
-    <IonButton className={className} onClick={() => open(true)} aria-label={t('a11y.openMenu')} data-testid="menu-button">
+    <Button fill="clear" className={className} onClick={() => open(true)} label={t('a11y.openMenu')} testId="menu-button">
       <Icon icon={menuOutline} className="toolbar-icon" />
-    </IonButton>
+    </Button>
   );
 }

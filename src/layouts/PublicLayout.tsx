@@ -2,9 +2,9 @@
 // wide screens; theme toggle and a drawer (language, sign-in, registration) on phones — the
 // page, and the footer.
 import type { ReactNode } from 'react';
-import { IonButton } from '@ionic/react';
 import { useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../components/Button';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { SiteFooter } from '../components/SiteFooter';
 import { accountDialogAtom } from '../components/dialogs';
@@ -23,9 +23,9 @@ export function PublicLayout({ title, children, testId }: { title: string; child
         <>
           <div className="ion-hide-md-down toolbar-inline">
             <LanguageSelect />
-            <IonButton fill="solid" color="primary" onClick={() => openDialog('login')} data-testid="login-button">
+            <Button onClick={() => openDialog('login')} testId="login-button">
               {t('nav.login')}
-            </IonButton>
+            </Button>
           </div>
           <MenuButton className="ion-hide-md-up" />
         </>

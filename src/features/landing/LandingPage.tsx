@@ -1,12 +1,12 @@
 // The landing page (SPEC §2 "/"): what SoleStudio does, the 50000+ sellers claim, a link card
 // to /shoes, the trends card (not a link) and sample comments from sellers.
-import { IonButton } from '@ionic/react';
 import { arrowForward, starSharp, trendingUpOutline } from 'ionicons/icons';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { PublicLayout } from '../../layouts/PublicLayout';
+import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { ShoeGlyph } from '../../components/ShoeGlyph';
 import { accountDialogAtom } from '../../components/dialogs';
@@ -31,13 +31,13 @@ export default function LandingPage() {
             <strong>{t('landing.users')}</strong> <span>{t('landing.usersNote')}</span>
           </p>
           <div className="hero__actions">
-            <IonButton
+            <Button
               size="large"
-              data-testid="start-button"
-              {...(signedIn ? { routerLink: paths.home } : { onClick: () => openDialog('register') })}
+              testId="start-button"
+              {...(signedIn ? { to: paths.home } : { onClick: () => openDialog('register') })}
             >
               {t('landing.start')}
-            </IonButton>
+            </Button>
           </div>
         </div>
         <div className="hero__art" aria-hidden="true">

@@ -1,9 +1,9 @@
 // Tells a seller the server signed out why it did: their password was changed on another device
 // (SPEC §2 "/"). Shown on the landing page, where a signed-out seller lands, until they sign in
 // again or dismiss it.
-import { IonButton } from '@ionic/react';
 import { useAtom, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
 import { accountDialogAtom } from '../../components/dialogs';
 import { signedOutReasonAtom } from '../../lib/store';
 
@@ -16,12 +16,12 @@ export function SignedOutNotice() {
     <div className="signed-out-notice" role="status" data-testid="signed-out-notice">
       <p>{t('landing.signedOut.passwordChanged')}</p>
       <div className="signed-out-notice__actions">
-        <IonButton size="small" onClick={() => openDialog('login')}>
+        <Button size="small" onClick={() => openDialog('login')}>
           {t('nav.login')}
-        </IonButton>
-        <IonButton size="small" fill="clear" onClick={() => setReason(null)}>
+        </Button>
+        <Button size="small" fill="clear" onClick={() => setReason(null)}>
           {t('landing.signedOut.dismiss')}
-        </IonButton>
+        </Button>
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
-import { IonButton } from '@ionic/react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../components/Button';
 import { paths } from '../../config/paths';
 import { PublicLayout } from '../../layouts/PublicLayout';
 
@@ -10,7 +10,7 @@ export default function NotFoundPage() {
       <section style={{ textAlign: 'center', margin: '48px auto', maxWidth: 560 }}>
         <h1>{t('notFound.title')}</h1>
         <p>{t('notFound.body')}</p>
-        <IonButton routerLink={paths.landing}>{t('notFound.back')}</IonButton>
+        <Button to={paths.landing}>{t('notFound.back')}</Button>
       </section>
     </PublicLayout>
   );

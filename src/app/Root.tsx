@@ -1,0 +1,75 @@
+// The page's one React root: the shell for the current address (./shells), swapped when the seller
+// crosses from one to the other, and what lasts as long as the page whatever the shell: the
+// session's start-up and, while signed in, the live updates.
+import { startTransition, useCallback, useEffect, useState, type ComponentType } from 'react';
+import { useAtomValue } from 'jotai';
+import { sessionTokenAtom } from '../lib/store';
+import { loadedIonicApp, loadIonicApp } from './ionic-app';
+import { LightApp, loadLightPage } from './LightApp';
+import { coverPage, uncoverPage } from './shell-cover';
+import { shellFor, type Shell, type ShellProps } from './shells';
+
+function useSession() {
+  const signedIn = useAtomValue(sessionTokenAtom) !== null;
+
+  useEffect(() => {
+    // At start with a stored token the server confirms the session (SPEC §4).
+    if (signedIn) {
+      void import('../account/session').then((module) => module.resumeSession());
+      // Photos left in the outbox by an earlier visit go up as soon as the app starts.
+      void import('../capture/uploads').then((uploads) => uploads.startUploads());
+    }
+    // Only at start: a sign-in later begins its session itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // While signed in: the wallet every minute and the task event stream.
+  useEffect(() => {
+    if (!signedIn) return;
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import('../account/live').then((live) => {
+      if (!cancelled) stop = live.startLive();
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [signedIn]);
+}
+
+type Showing = { shell: 'light' } | { shell: 'ionic'; App: ComponentType<ShellProps> };
+
+/** `initial`: the shell for the address the page opened at; the Ionic app has loaded if needed. */
+export function Root({ initial }: { initial: Shell }) {
+  const [showing, setShowing] = useState<Showing>(() => {
+    const App = loadedIonicApp();
+    return initial === 'ionic' && App ? { shell: 'ionic', App } : { shell: 'light' };
+  });
+  useSession();
+
+  // Each shell's page is loaded before the swap, so the one on screen stays until the other shows.
+  const toIonic = useCallback(() => {
+    loadIonicApp(window.location.pathname).then(
+      (App) => {
+        // Unless the seller has come back to a public page meanwhile.
+        if (shellFor(window.location.pathname) !== 'ionic') return;
+        coverPage();
+        startTransition(() => setShowing({ shell: 'ionic', App }));
+      },
+      (error: unknown) => console.error('The app could not load', error),
+    );
+  }, []);
+  const toLight = useCallback(() => {
+    loadLightPage(window.location.pathname).then(
+      () => {
+        if (shellFor(window.location.pathname) !== 'light') return;
+        uncoverPage();
+        setShowing({ shell: 'light' });
+      },
+      (error: unknown) => console.error('The page could not load', error),
+    );
+  }, []);
+
+  return showing.shell === 'ionic' ? <showing.App onLeave={toLight} /> : <LightApp onLeave={toIonic} />;
+}
