@@ -57,7 +57,13 @@ function withQuery(path: string, query: RequestOptions<z.$ZodType>['query']): st
   return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
 }
 
-const t = (key: 'internal_server_error' | 'website_error' | 'network' | 'timeout') => i18next.t(`common.errors.${key}`);
+const ERROR_TEXTS = {
+  internal_server_error: 'common.errors.internal_server_error',
+  website_error: 'common.errors.website_error',
+  network: 'common.errors.network',
+  timeout: 'common.errors.timeout',
+} as const;
+const t = (key: keyof typeof ERROR_TEXTS) => i18next.t(ERROR_TEXTS[key]);
 
 /**
  * Runs one exchange: `fetch`, then `read` of the answer. The caller's own abort passes through;
