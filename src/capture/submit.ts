@@ -1,6 +1,9 @@
 // Sending a task (SPEC §4 task submission, DESIGN §3): the task goes into the outbox behind its
 // photos' uploads and the draft starts over; online, the page waits a moment for the server's
 // answer so a refusal (no tokens, a photo refused) is shown at once and the draft comes back.
+// The wait watches the job in IndexedDB (a live query), so it ends the moment the outbox writes
+// the answer, and nothing polls.
+import { liveQuery } from 'dexie';
 import type { ShoeView } from '../../contract/enums';
 import type { ContentConfigEntry } from '../../contract/selection';
 import { db, type DraftRecord, type GenerateJob } from '../offline/db';
@@ -14,7 +17,6 @@ export const SUBMIT_TOAST_MS = 6_000;
 
 /** How long the page waits for the server before leaving the task to the outbox. */
 export const ANSWER_WAIT_MS = 20_000;
-const POLL_MS = 150;
 
 export type SubmitOutcome =
   | { kind: 'sent'; taskId: string }
@@ -51,17 +53,38 @@ export async function submitTask({ draft, config, total, outputs }: SubmitInput,
 }
 
 /** The server's answer to a queued task, or `queued` when it does not come in time. */
-async function answer(job: GenerateJob, waitMs: number): Promise<SubmitOutcome> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const current = (await db.outbox.get(job.id)) as GenerateJob | undefined;
-    if (current?.state === 'done' && current.taskId) return { kind: 'sent', taskId: current.taskId };
-    if (current?.state === 'failed') {
-      const restored = await restoreTask(db, job.id);
-      return { kind: 'refused', status: current.errorStatus ?? 0, message: current.error ?? '', draft: restored };
-    }
-    // A network error has put it back in the queue, or there is no network: the outbox has it.
-    if (!current || current.attempts > 0 || !navigator.onLine || Date.now() > deadline) return { kind: 'queued' };
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+function answer(job: GenerateJob, waitMs: number): Promise<SubmitOutcome> {
+  // No network: the outbox has it.
+  if (!navigator.onLine) return Promise.resolve({ kind: 'queued' });
+  return new Promise<SubmitOutcome>((resolve, reject) => {
+    let settled = false;
+    /** Stops watching; the first outcome (or error) is the one the page gets. */
+    const settle = (outcome: Promise<SubmitOutcome> | SubmitOutcome) => {
+      if (settled) return;
+      settled = true;
+      subscription.unsubscribe();
+      clearTimeout(deadline);
+      window.removeEventListener('offline', leave);
+      Promise.resolve(outcome).then(resolve, reject);
+    };
+    // The network gone, or no answer in time: the outbox has it.
+    const leave = () => settle({ kind: 'queued' });
+    const deadline = setTimeout(leave, waitMs);
+    window.addEventListener('offline', leave);
+    // Its first answer comes after this returns (a live query always answers asynchronously).
+    const subscription = liveQuery(() => db.outbox.get(job.id) as Promise<GenerateJob | undefined>).subscribe({
+      next(current) {
+        if (current?.state === 'done' && current.taskId) settle({ kind: 'sent', taskId: current.taskId });
+        else if (current?.state === 'failed') {
+          const { errorStatus, error } = current;
+          settle(restoreTask(db, job.id).then((draft) => ({ kind: 'refused', status: errorStatus ?? 0, message: error ?? '', draft })));
+        }
+        // A network error has put it back in the queue: the outbox will send it.
+        else if (!current || current.attempts > 0) leave();
+      },
+      error: (error: unknown) => {
+        if (!settled) settle(Promise.reject(error));
+      },
+    });
+  });
 }

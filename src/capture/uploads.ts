@@ -83,12 +83,17 @@ function requestBackgroundSync() {
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** While photos wait, look again when the earliest one is due. */
+/**
+ * While jobs wait out a backoff, look again when the earliest one is due. A task still waiting
+ * for its photos has no time of its own: the run that uploads its last photo sends it, so it is
+ * never a reason to look again (that would poll for as long as the photos wait for the network).
+ */
 async function scheduleNext() {
   clearTimeout(timer);
-  const next = await db.outbox.where('state').equals('queued').sortBy('nextAttemptAt');
-  const due = next[0]?.nextAttemptAt;
-  if (due === undefined) return;
+  const waiting = await db.outbox.where('state').equals('queued').toArray();
+  const times = waiting.filter((job) => job.kind !== 'generate' || job.attempts > 0).map((job) => job.nextAttemptAt);
+  if (times.length === 0) return;
+  const due = Math.min(...times);
   timer = setTimeout(() => void processUploads(), Math.max(500, due - Date.now()));
 }
 

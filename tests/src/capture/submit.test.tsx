@@ -1,11 +1,12 @@
 // A submission that cannot be queued ends with an answer the page can show, never a throw that
-// leaves the confirmation dialog spinning; the photos in the way are named before confirming.
+// leaves the confirmation dialog spinning; the photos in the way are named before confirming. The
+// wait for the server's answer watches the outbox: no clock ticks while the answer is awaited.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { submitTask } from '../../../src/capture/submit';
 import { UnsendablePhotos, unsendableViews } from '../../../src/capture/UnsendablePhotos';
-import { db, type DraftRecord } from '../../../src/offline/db';
+import { AppDatabase, db, type DraftRecord, type GenerateJob, type UploadJob } from '../../../src/offline/db';
 import { initI18n } from '../../../src/lib/i18n';
 
 beforeAll(async () => {
@@ -41,6 +42,51 @@ describe('a submission that cannot be queued', () => {
     expect(outcome).toEqual({ kind: 'failed', view: 'front' });
     expect(await db.drafts.get('product')).toEqual(draft);
     expect(await db.outbox.count()).toBe(0);
+  });
+});
+
+describe('waiting for the server’s answer', () => {
+  const realSetTimeout = globalThis.setTimeout;
+  const pause = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
+
+  it('ends when the outbox writes the answer, with no timer ticking meanwhile', async () => {
+    // The photo is still going up, carried by another runner (the service worker) under its lease:
+    // the page's runner leaves it alone (this browser has no Web Locks), and the task waits for it.
+    const now = Date.now();
+    const upload: UploadJob = {
+      id: 'job-1',
+      kind: 'upload',
+      draftKey: 'product',
+      view: 'right_45',
+      photoId: 'p1',
+      state: 'running',
+      attempts: 0,
+      nextAttemptAt: now,
+      leaseUntil: now + 60_000,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await db.outbox.put(upload);
+    const sending: DraftRecord = { ...draft, slots: { right_45: { photoId: 'p1', state: 'uploading', jobId: 'job-1' } } };
+    await db.drafts.put(sending);
+
+    const outcome = submitTask({ draft: sending, config: [], total: 4, outputs: 1 });
+    await pause(300);
+    const timeouts = vi.spyOn(globalThis, 'setTimeout');
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    await pause(1_000);
+    expect(timeouts).not.toHaveBeenCalled();
+    expect(intervals).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+
+    // The service worker, on its own connection, finishes the photo and sends the task.
+    const task = (await db.outbox.toArray()).find((job): job is GenerateJob => job.kind === 'generate')!;
+    const uploaded: UploadJob = { ...upload, state: 'done', materialId: 'material-1', leaseUntil: undefined };
+    const sent: GenerateJob = { ...task, state: 'done', taskId: 'task-1' };
+    const worker = new AppDatabase();
+    await worker.outbox.bulkPut([uploaded, sent]);
+    expect(await outcome).toEqual({ kind: 'sent', taskId: 'task-1' });
+    worker.close();
   });
 });
 
