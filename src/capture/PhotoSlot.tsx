@@ -10,12 +10,12 @@ import { retryJob } from '../offline/outbox';
 import { heldPhoto } from './held';
 import { processUploads, uploadProgressAtom } from './uploads';
 import { ViewIllustration } from './ViewIllustration';
-import type { useDraftPhotos } from './useDraftPhotos';
+import type { DraftPhotos } from './useDraftPhotos';
 
 export interface PhotoSlotProps {
   view: ShoeView;
   draftKey: DraftKey;
-  photos: ReturnType<typeof useDraftPhotos>;
+  photos: DraftPhotos;
   onShoot: (view: ShoeView) => void;
   /** Whether the photo may move to another view (the task page's batch sorting). */
   movable?: boolean;
@@ -33,7 +33,7 @@ export function PhotoSlot({ view, draftKey, photos, onShoot, movable = false, fa
   const slot: SlotRecord | undefined = photos.draft?.slots[view];
   const kept = heldPhoto(photos.held, draftKey, view);
   const url = kept?.url ?? photos.thumbnail(slot?.photoId);
-  const compressing = photos.progress[view];
+  const compressing = photos.compressing[view];
   const sent = slot?.state === 'uploading' && slot.jobId ? sending[slot.jobId] : undefined;
   const stateName = kept ? 'held' : (slot?.state ?? emptyState);
   const percent = compressing ?? (sent === undefined ? undefined : sent * 100);
@@ -92,7 +92,7 @@ export function PhotoSlot({ view, draftKey, photos, onShoot, movable = false, fa
           }}
         />
         {slot?.state === 'failed' && slot.jobId ? (
-          <button type="button" className="slot__button" onClick={() => void retryJob(db, slot.jobId!).then(photos.reload).then(processUploads)}>
+          <button type="button" className="slot__button" onClick={() => void retryJob(db, slot.jobId!).then(processUploads)}>
             {t('task.slot.retry')}
           </button>
         ) : null}

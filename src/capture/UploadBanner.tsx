@@ -1,14 +1,17 @@
-// How many photos are still on their way: uploading, or waiting for the network.
+// How many photos are still on their way: uploading, or waiting for the network. Counted live from
+// the outbox, so it follows every runner (this page, another tab, the service worker).
 import { cloudOfflineOutline, cloudUploadOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
 import { onlineAtom } from '../lib/store';
-import { waitingUploadsAtom } from './uploads';
+import { db } from '../offline/db';
+import { waitingUploads } from '../offline/outbox';
 
 export function UploadBanner() {
   const { t } = useTranslation();
-  const waiting = useAtomValue(waitingUploadsAtom);
+  const waiting = useLiveQuery(() => waitingUploads(db), [], 0);
   const online = useAtomValue(onlineAtom);
   if (waiting === 0) return null;
   return (

@@ -1,6 +1,6 @@
 // A seller's work on /task, kept in IndexedDB as it happens (DESIGN §3): the draft per content
-// type, each slot's photo and where its upload stands. The page re-reads it after a reload, offline
-// or after the app was closed.
+// type, each slot's photo and where its upload stands. Pages render it live from IndexedDB
+// (useDraftPhotos), so a reload, the app closed, the outbox or another tab all show at once.
 import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
 import type { Selection } from '../../contract/selection';
@@ -137,21 +137,28 @@ export async function removePhoto(contentType: DraftKey, view: ShoeView): Promis
 
 /**
  * Changes a draft's own fields in one transaction with reading it, so a slot the outbox updated
- * meanwhile is never written back as it was.
+ * meanwhile is never written back as it was, and two quick changes (two style cards tapped one
+ * after the other) each build on the other rather than on what the page showed a moment before.
  */
-async function updateDraft(contentType: DraftKey, changes: Partial<Pick<DraftRecord, 'page' | 'shoeParams' | 'styles'>>): Promise<void> {
+async function updateDraft(contentType: DraftKey, change: (draft: DraftRecord) => Partial<Pick<DraftRecord, 'page' | 'shoeParams' | 'styles'>>): Promise<void> {
   await db.transaction('rw', db.drafts, async () => {
     const draft = (await db.drafts.get(contentType)) ?? emptyDraft(contentType);
-    await db.drafts.put({ ...draft, ...changes, updatedAt: Date.now() });
+    await db.drafts.put({ ...draft, ...change(draft), updatedAt: Date.now() });
   });
 }
 
-export function saveShoeParams(contentType: DraftKey, shoeParams: ShoeParams): Promise<void> {
-  return updateDraft(contentType, { shoeParams });
+/** Sets one of the shoe's measurements, or clears it (`undefined`). */
+export function saveShoeParam(contentType: DraftKey, name: keyof ShoeParams, value: number | undefined): Promise<void> {
+  return updateDraft(contentType, ({ shoeParams }) => {
+    const next = { ...shoeParams };
+    if (value === undefined) delete next[name];
+    else next[name] = value;
+    return { shoeParams: next };
+  });
 }
 
 export function savePage(contentType: DraftKey, page: 1 | 2): Promise<void> {
-  return updateDraft(contentType, { page });
+  return updateDraft(contentType, () => ({ page }));
 }
 
 export function photoOf(id: string) {
@@ -169,7 +176,7 @@ export async function saveWarnings(contentType: DraftKey, view: ShoeView, photoI
     });
 }
 
-/** Keeps page 2's choices as the seller leaves them. */
-export function saveStyles(contentType: DraftKey, styles: Selection | null): Promise<void> {
-  return updateDraft(contentType, { styles });
+/** Keeps page 2's choices as the seller makes them: `change` turns the stored choices into the new ones. */
+export function saveStyles(contentType: DraftKey, change: (styles: Selection | null) => Selection | null): Promise<void> {
+  return updateDraft(contentType, ({ styles }) => ({ styles: change(styles) }));
 }

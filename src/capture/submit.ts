@@ -72,7 +72,10 @@ function answer(job: GenerateJob, waitMs: number): Promise<SubmitOutcome> {
     const deadline = setTimeout(leave, waitMs);
     window.addEventListener('offline', leave);
     // Its first answer comes after this returns (a live query always answers asynchronously).
-    const subscription = liveQuery(() => db.outbox.get(job.id) as Promise<GenerateJob | undefined>).subscribe({
+    const subscription = liveQuery(async () => {
+      const current = await db.outbox.get(job.id);
+      return current?.kind === 'generate' ? current : undefined;
+    }).subscribe({
       next(current) {
         if (current?.state === 'done' && current.taskId) settle({ kind: 'sent', taskId: current.taskId });
         else if (current?.state === 'failed') {

@@ -1,25 +1,20 @@
 // Works the outbox (photos and tasks) from the page: at start, when the network returns, when the app comes
 // back to the foreground, and whenever a photo is queued. One runner at a time per browser
-// (a Web Lock shared with the service worker); the outbox's leases guard the rest.
+// (a Web Lock shared with the service worker); the outbox's leases guard the rest. Pages read
+// the slots' states and the queue live from IndexedDB; only the bytes in flight are told here.
 import { atom } from 'jotai';
 import { db, readSessionRecord } from '../offline/db';
-import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, queueStrandedPhotos, runOutbox, waitingJobs, waitingUploads, wakeQueued, type RunObserver } from '../offline/outbox';
+import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, queueStrandedPhotos, runOutbox, waitingJobs, wakeQueued, type RunObserver } from '../offline/outbox';
 import { fetchTransport } from '../offline/transport';
 import { currentLocale } from '../lib/i18n';
 import { store } from '../lib/store';
 
-
-/** Photos still on their way to the server (the waiting-for-network banner). */
-export const waitingUploadsAtom = atom(0);
-/** Bumped whenever a slot's upload state changes, so pages re-read their drafts. */
-export const outboxRunAtom = atom(0);
-/** How much of each uploading job's photo has gone, 0–1, by job id. */
+/** How much of each uploading job's photo has gone, 0–1, by job id (IndexedDB holds no bytes in flight). */
 export const uploadProgressAtom = atom<Readonly<Record<string, number>>>({});
 
 const observer: RunObserver = {
   onChange(job) {
     store.set(uploadProgressAtom, ({ [job.id]: _, ...rest }) => rest);
-    store.set(outboxRunAtom, (n) => n + 1);
   },
   onProgress(job, sent, total) {
     store.set(uploadProgressAtom, (all) => ({ ...all, [job.id]: total > 0 ? sent / total : 0 }));
@@ -60,8 +55,6 @@ export function processUploads(): Promise<void> {
       } catch (error) {
         console.warn('The upload outbox stopped', error);
       }
-      store.set(waitingUploadsAtom, await waitingUploads(db));
-      store.set(outboxRunAtom, (n) => n + 1);
       if ((await waitingJobs(db)) > 0) requestBackgroundSync();
     } while (again);
   })().finally(() => {

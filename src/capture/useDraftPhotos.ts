@@ -1,9 +1,11 @@
-// A draft's photos as a page works with them (SPEC §4 upload flow, DESIGN §3): each file checked,
-// compressed in the worker with progress, stored in IndexedDB and queued for upload at once; a
-// photo the device has no room for is held in memory until it can be saved. Used by /task and
-// /task/retry.
+// A draft's photos as a page works with them (SPEC §4 upload flow, DESIGN §3). The draft is read
+// live from IndexedDB, the one truth: what the outbox, the service worker or another tab writes
+// shows at once, and nothing here keeps a copy to refresh. Each file is checked, compressed in the
+// worker with progress, stored in IndexedDB and queued for upload at once; a photo the device has
+// no room for is held in memory until it can be saved. Used by /task and /task/retry.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import type { ShoeView } from '../../contract/enums';
 import { isAcceptedPhoto, type CompressedPhoto } from '../../contract/capture';
@@ -15,7 +17,7 @@ import { heldPhoto, heldPhotosAtom, holdPhoto, releasePhoto } from './held';
 import { processUploads } from './uploads';
 
 /** Object URLs for the draft's photos, made once per photo and released when gone. */
-function useThumbnails(draft: DraftRecord | null) {
+function useThumbnails(draft: DraftRecord | null | undefined) {
   const urls = useRef(new Map<string, string>());
   const [, setVersion] = useState(0);
   useEffect(() => {
@@ -29,6 +31,7 @@ function useThumbnails(draft: DraftRecord | null) {
       }
     }
     const missing = [...wanted].filter((id) => !urls.current.has(id));
+    if (missing.length === 0) return;
     void db.photos.bulkGet(missing).then((photos) => {
       if (cancelled) return;
       for (const photo of photos) {
@@ -52,25 +55,25 @@ function useThumbnails(draft: DraftRecord | null) {
   return (photoId: string | undefined) => (photoId ? urls.current.get(photoId) : undefined);
 }
 
+type Compressing = Partial<Record<ShoeView, number>>;
+
 export function useDraftPhotos(key: DraftKey | null) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<DraftRecord | null>(null);
-  const [progress, setProgress] = useState<Partial<Record<ShoeView, number>>>({});
+  const stored = useLiveQuery(() => (key ? loadDraft(key) : null), [key]);
+  const live = stored && stored.contentType === key ? stored : undefined;
+  /** The draft as it was sent, shown while the page waits for the server (the stored one has started over). */
+  const [frozen, setFrozen] = useState<DraftRecord | null>(null);
+  const draft = frozen ?? live;
+  /** Photos in the worker or on their way into IndexedDB, by draft and view: percent compressed. */
+  const [progress, setProgress] = useState<Readonly<Partial<Record<DraftKey, Compressing>>>>({});
   const held = useAtomValue(heldPhotosAtom);
   const thumbnail = useThumbnails(draft);
-
-  const reload = useCallback(async () => {
-    if (!key) return null;
-    const loaded = await loadDraft(key);
-    setDraft(loaded);
-    return loaded;
-  }, [key]);
+  const compressing: Compressing = (key && progress[key]) || {};
 
   const storePhoto = async (view: ShoeView, photo: CompressedPhoto) => {
     if (!key) return;
     await putPhoto(key, view, photo);
     releasePhoto(key, view);
-    await reload();
     void processUploads();
   };
 
@@ -80,10 +83,11 @@ export function useDraftPhotos(key: DraftKey | null) {
       showToast(t('task.errors.format'), 'error');
       return;
     }
-    setProgress((p) => ({ ...p, [view]: 0 }));
+    const report = (percent: number) => setProgress((p) => ({ ...p, [key]: { ...p[key], [view]: percent } }));
+    report(0);
     let compressed: CompressedPhoto | undefined;
     try {
-      compressed = await compressPhoto(file, (percent) => setProgress((p) => ({ ...p, [view]: percent })));
+      compressed = await compressPhoto(file, report);
       await storePhoto(view, compressed);
     } catch (error) {
       if (error instanceof PhotoTooLargeError) showToast(t('task.errors.tooLarge'), 'error');
@@ -94,9 +98,8 @@ export function useDraftPhotos(key: DraftKey | null) {
       } else showToast(t('task.errors.compress'), 'error');
     } finally {
       setProgress((p) => {
-        const next = { ...p };
-        delete next[view];
-        return next;
+        const { [view]: _, ...rest } = p[key] ?? {};
+        return { ...p, [key]: rest };
       });
     }
   };
@@ -114,7 +117,6 @@ export function useDraftPhotos(key: DraftKey | null) {
   const move = async (from: ShoeView, to: ShoeView) => {
     if (!key) return;
     await movePhoto(key, from, to);
-    await reload();
     void processUploads();
   };
 
@@ -122,8 +124,27 @@ export function useDraftPhotos(key: DraftKey | null) {
     if (!key) return;
     releasePhoto(key, view);
     await removePhoto(key, view);
-    await reload();
   };
 
-  return { draft, setDraft, reload, progress, held, thumbnail, addPhoto, saveHeld, move, remove };
+  /** Keeps showing `sent` until `thaw`, whatever IndexedDB holds meanwhile. */
+  const freeze = useCallback((sent: DraftRecord) => setFrozen(sent), []);
+  const thaw = useCallback(() => setFrozen(null), []);
+
+  return {
+    /** The draft: undefined until IndexedDB has answered. */
+    draft,
+    compressing,
+    /** Whether a photo is still being compressed or stored: what the draft holds is not yet what the seller picked. */
+    processing: Object.keys(compressing).length > 0,
+    held,
+    thumbnail,
+    addPhoto,
+    saveHeld,
+    move,
+    remove,
+    freeze,
+    thaw,
+  };
 }
+
+export type DraftPhotos = ReturnType<typeof useDraftPhotos>;

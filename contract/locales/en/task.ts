@@ -32,6 +32,7 @@ const task: Translated<typeof ru, 'en'> = {
     },
     back: 'Back',
     next: 'Next',
+    processing: 'One moment: a photo is still being processed.',
     stepPhotos: 'Step 1 of 2: photos',
     requirements: {
       title: 'How to shoot',

@@ -30,6 +30,7 @@ const task = {
     },
     back: 'Назад',
     next: 'Далее',
+    processing: 'Подождите: фото ещё обрабатывается.',
     stepPhotos: 'Шаг 1 из 2: фотографии',
     requirements: {
       title: 'Как снимать',

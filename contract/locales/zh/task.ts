@@ -32,6 +32,7 @@ const task: Translated<typeof ru, 'zh'> = {
     },
     back: '返回',
     next: '下一步',
+    processing: '请稍候：照片仍在处理中。',
     stepPhotos: '第 1 步，共 2 步：照片',
     requirements: {
       title: '拍摄要求',

@@ -9,20 +9,20 @@ import { arrowBackOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import type { CategoryOffer } from '../../../contract/content';
 import { SHOE_VIEWS, type ShoeView } from '../../../contract/enums';
-import { DEFAULT_PRICES, plannedOutputs, priceOutputs, retryConfig, type ContentConfigEntry, type Prices } from '../../../contract/selection';
+import { retryConfig, type ContentConfigEntry } from '../../../contract/selection';
 import { viewsProblem } from '../../../contract/views';
-import { refreshBalance } from '../../account/session';
-import { loadContentConfig } from '../../capture/api/content-config';
 import { CameraDialog } from '../../capture/CameraDialog';
 import { startRetryDraft } from '../../capture/drafts';
+import { PhotosInProgress } from '../../capture/PhotosInProgress';
 import { PhotoSlot } from '../../capture/PhotoSlot';
+import { priceTask } from '../../capture/prices';
 import { UploadBanner } from '../../capture/UploadBanner';
 import { UnsendablePhotos, unsendableViews } from '../../capture/UnsendablePhotos';
-import { POST_SUBMIT_WAIT_MS, SUBMIT_TOAST_MS, submitTask } from '../../capture/submit';
-import { outboxRunAtom, startUploads } from '../../capture/uploads';
+import { startUploads } from '../../capture/uploads';
+import { useCatalogue } from '../../capture/useCatalogue';
 import { useDraftPhotos } from '../../capture/useDraftPhotos';
+import { useSubmitTask } from '../../capture/useSubmitTask';
 import { Icon } from '../../components/Icon';
 import { OutOfTokensDialog } from '../../components/OutOfTokensDialog';
 import { showToast } from '../../components/toast';
@@ -31,17 +31,11 @@ import { getFailureDetails, getTask } from '../../content/api';
 import { planRetry } from '../../content/retry';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
-import { requestWalletRefresh } from '../../lib/app-events';
-import { currentLocale } from '../../lib/i18n';
-import { balanceAtom, onlineAtom, store } from '../../lib/store';
+import { onlineAtom } from '../../lib/store';
 import { retryDraftKey } from '../../offline/db';
 import '../../capture/task-page.css';
 
 type Loading = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'not-rejected' } | { state: 'ready'; rejected: Map<ShoeView, { reason: string; url: string | null }> };
-
-function pricesOf(offers: readonly CategoryOffer[]): Prices {
-  return { ...DEFAULT_PRICES, ...Object.fromEntries(offers.map((offer) => [offer.category, offer.price])) };
-}
 
 export default function TaskRetryPage() {
   const { t } = useTranslation();
@@ -54,22 +48,15 @@ export default function TaskRetryPage() {
   if (fromUrl && fromUrl !== taskId) setTaskId(fromUrl);
   const key = taskId ? retryDraftKey(taskId) : null;
   const photos = useDraftPhotos(key);
-  const { draft, setDraft, reload } = photos;
+  const submission = useSubmitTask(photos);
+  const { draft } = photos;
+  const { offers } = useCatalogue();
   const [loading, setLoading] = useState<Loading>({ state: 'loading' });
   const [camera, setCamera] = useState<ShoeView[] | null>(null);
-  const [prices, setPrices] = useState<Prices>(DEFAULT_PRICES);
-  const [sending, setSending] = useState(false);
-  const [leaving, setLeaving] = useState(false);
-  const [outOfTokens, setOutOfTokens] = useState<{ total: number; balance: number } | null>(null);
-  const outboxRuns = useAtomValue(outboxRunAtom);
   const online = useAtomValue(onlineAtom);
-  const balance = useAtomValue(balanceAtom);
 
   useEffect(() => {
     startUploads();
-    void loadContentConfig(currentLocale())
-      .then(({ catalogue }) => setPrices(pricesOf(catalogue.categories)))
-      .catch(() => undefined);
   }, []);
 
   // The task and why its photos were rejected; the retry draft is made from them once.
@@ -83,19 +70,14 @@ export default function TaskRetryPage() {
           return;
         }
         const { retry, rejected } = planRetry(task, details);
-        setDraft(await startRetryDraft(retry));
+        await startRetryDraft(retry);
         setLoading({ state: 'ready', rejected });
       })
       .catch((error: unknown) => {
         if (!controller.signal.aborted) setLoading({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
       });
     return () => controller.abort();
-  }, [taskId, setDraft, online]);
-
-  // Upload states change as the outbox works.
-  useEffect(() => {
-    if (loading.state === 'ready' && !sending) void reload();
-  }, [outboxRuns, loading.state, sending, reload]);
+  }, [taskId, online]);
 
   if (here && !fromUrl) return <Navigate to={paths.task_history} replace />;
   if (!taskId || !key) return null;
@@ -105,12 +87,12 @@ export default function TaskRetryPage() {
   const keptViews = (retry?.kept ?? []).map((k) => k.view).filter((view) => !draft?.slots[view]);
   const views = [...new Set([...keptViews, ...newViews])];
   const config = retry ? retryConfig(retry.contentConfig as ContentConfigEntry[], views) : [];
-  const priced = priceOutputs(plannedOutputs(config, views), prices);
+  const priced = priceTask(config, views, offers);
   const type = retry?.contentType ?? 'product';
   const unsendable = unsendableViews(draft);
 
   const send = async () => {
-    if (!draft || !retry) return;
+    if (!draft || !retry || photos.processing) return;
     const problem = viewsProblem(views);
     if (problem) {
       showToast(t(problem === 'viewSize' ? 'task.errors.viewSize' : 'task.errors.required'), 'error');
@@ -121,42 +103,11 @@ export default function TaskRetryPage() {
       return;
     }
     if (unsendable.length > 0) return;
-    if (balance !== null && priced.total > balance) {
-      setOutOfTokens({ total: priced.total, balance });
-      return;
-    }
-    setSending(true);
-    const typeName = t(`workspace.tiles.${type}.title`);
-    const outcome = await submitTask({ draft, config, total: priced.total, outputs: priced.outputs.length });
-    if (outcome.kind === 'failed') {
-      setSending(false);
-      await reload();
-      showToast(outcome.view ? t('task.errors.unsendable', { views: t(`task.views.${outcome.view}`) }) : t('task.errors.submitFailed'), 'error', SUBMIT_TOAST_MS);
-      return;
-    }
-    if (outcome.kind === 'refused') {
-      setSending(false);
-      if (outcome.draft) setDraft(outcome.draft);
-      else await reload();
-      if (outcome.status === 402) {
-        await refreshBalance().catch(() => {});
-        setOutOfTokens({ total: priced.total, balance: store.get(balanceAtom) ?? 0 });
-      } else {
-        showToast(t('history.retry.failed', { message: outcome.message }), 'error', SUBMIT_TOAST_MS);
-      }
-      return;
-    }
-    if (outcome.kind === 'queued') {
-      showToast(t('history.retry.queued', { type: typeName, count: priced.total }), 'info', SUBMIT_TOAST_MS);
-    } else {
-      showToast(t('history.retry.sent', { type: typeName, count: priced.total }), 'success', SUBMIT_TOAST_MS);
-      setLeaving(true);
-      await new Promise((resolve) => setTimeout(resolve, POST_SUBMIT_WAIT_MS));
-      requestWalletRefresh();
-    }
-    setSending(false);
-    setLeaving(false);
-    navigate(paths.home);
+    const names = { type: t(`workspace.tiles.${type}.title`), count: priced.total };
+    await submission.submit(
+      { draft, config, total: priced.total, outputs: priced.outputs.length },
+      { queued: t('history.retry.queued', names), sent: t('history.retry.sent', names), refused: (message) => t('history.retry.failed', { message }) },
+    );
   };
 
   const title = t('history.retry.title');
@@ -217,20 +168,21 @@ export default function TaskRetryPage() {
           </ul>
           <p>{t('history.retry.styles', { names: [...new Set(priced.outputs.map((o) => t(`task.categories.${o.category}.title`)))].join(', ') })}</p>
           <p data-testid="retry-cost">{t('history.retry.cost', { count: priced.total })}</p>
-          {leaving ? (
+          {submission.leaving ? (
             <p className="task__banner" role="status" data-testid="task-leaving">
               {t('history.retry.leaving')}
             </p>
           ) : null}
           <UnsendablePhotos views={unsendable} />
           <div className="task__bottom">
-            <IonButton expand="block" onClick={() => void send()} disabled={sending || unsendable.length > 0} data-testid="retry-submit">
+            <PhotosInProgress photos={photos} />
+            <IonButton expand="block" onClick={() => void send()} disabled={submission.sending || photos.processing || unsendable.length > 0} data-testid="retry-submit">
               {t('history.retry.submit')}
             </IonButton>
           </div>
         </>
       ) : null}
-      {outOfTokens ? <OutOfTokensDialog open total={outOfTokens.total} balance={outOfTokens.balance} onClose={() => setOutOfTokens(null)} /> : null}
+      {submission.outOfTokens ? <OutOfTokensDialog open {...submission.outOfTokens} onClose={submission.dismissOutOfTokens} /> : null}
       {camera ? (
         <CameraDialog
           views={camera}

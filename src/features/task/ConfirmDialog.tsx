@@ -7,7 +7,7 @@ import type { Category } from '../../../contract/enums';
 import type { PricedOutput, SubOption } from '../../../contract/selection';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { useSubOptionLabel } from './StylesStep';
+import { useSubOptionLabel } from './StylesSection';
 
 export interface ConfirmDialogProps {
   open: boolean;

@@ -1,6 +1,7 @@
-// /task page 2 (SPEC §2, §4 "Selection on task screen"): a card per category of the content
-// type, background or scene chips under a chosen card, and the custom-scene card with its prompt.
-// What can be chosen, at what price, and why not, comes from GET /content/config.
+// The styles on /task page 2 (SPEC §2, §4 "Selection on task screen"): a card per category of the
+// content type, background or scene chips under a chosen card, and the custom-scene card with its
+// prompt. What can be chosen, at what price, and why not, comes from GET /content/config.
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkmarkCircle, ellipseOutline } from 'ionicons/icons';
 import type { CategoryOffer } from '../../../contract/content';
@@ -17,11 +18,15 @@ import {
 import { Icon } from '../../components/Icon';
 import { PROMPT_MAX } from '../../../contract/content';
 
-export interface StylesStepProps {
+export interface StylesSectionProps {
   type: ContentType;
   selection: Selection;
   offers: readonly CategoryOffer[];
-  onChange: (selection: Selection) => void;
+  /**
+   * A choice, as a change to the selection: applied to the stored selection, so a second tap that
+   * comes before the first has shown builds on it.
+   */
+  onChange: (change: (selection: Selection) => Selection) => void;
   onPrompt: (prompt: string) => void;
 }
 
@@ -32,9 +37,12 @@ export function useSubOptionLabel() {
     category === 'CREATIVE_VIDEO' ? t(`task.scenes.${sub as 'CUSTOM'}`) : t(`task.backgrounds.${sub as 'CUSTOM'}`);
 }
 
-export function StylesStep({ type, selection, offers, onChange, onPrompt }: StylesStepProps) {
+export function StylesSection({ type, selection, offers, onChange, onPrompt }: StylesSectionProps) {
   const { t } = useTranslation();
   const subLabel = useSubOptionLabel();
+  // The description as it is typed: shown from here while the field has focus, so the caret stays
+  // put while each change is stored.
+  const [typing, setTyping] = useState<string | null>(null);
   const offerOf = (category: Category) => offers.find((offer) => offer.category === category);
   const mine = CATEGORIES_OF[type].map(offerOf).filter((offer): offer is CategoryOffer => offer !== undefined);
   const customOffer = mine.find((offer) => offer.custom.available);
@@ -66,7 +74,7 @@ export function StylesStep({ type, selection, offers, onChange, onPrompt }: Styl
                 className="style-card__main"
                 onClick={() => {
                   if (disabled && !on) return;
-                  onChange(toggleCategory(selection, type, category));
+                  onChange((current) => toggleCategory(current, type, category));
                 }}
               >
                 <Icon icon={on ? checkmarkCircle : ellipseOutline} className="style-card__check" />
@@ -99,7 +107,7 @@ export function StylesStep({ type, selection, offers, onChange, onPrompt }: Styl
                         data-testid={`sub-${category}-${sub.value}`}
                         onClick={() => {
                           if (off) return;
-                          onChange(toggleSubOption(selection, type, category, sub.value));
+                          onChange((current) => toggleSubOption(current, type, category, sub.value));
                         }}
                       >
                         {subLabel(category, sub.value)}
@@ -123,7 +131,7 @@ export function StylesStep({ type, selection, offers, onChange, onPrompt }: Styl
             className="style-card__main"
             onClick={() => {
               if (!customOffer && !selection.custom) return;
-              onChange(toggleCustom(selection, type));
+              onChange((current) => toggleCustom(current, type));
             }}
           >
             <Icon icon={selection.custom ? checkmarkCircle : ellipseOutline} className="style-card__check" />
@@ -143,9 +151,13 @@ export function StylesStep({ type, selection, offers, onChange, onPrompt }: Styl
               maxLength={PROMPT_MAX}
               disabled={!selection.custom}
               placeholder={t('task.styles.custom.placeholder')}
-              value={selection.prompt}
+              value={typing ?? selection.prompt}
               aria-describedby={selection.custom ? undefined : 'custom-prompt-off'}
-              onChange={(event) => onPrompt(event.target.value)}
+              onChange={(event) => {
+                setTyping(event.target.value);
+                onPrompt(event.target.value);
+              }}
+              onBlur={() => setTyping(null)}
             />
             {selection.custom ? null : (
               <p className="field__hint" id="custom-prompt-off">

@@ -1,14 +1,16 @@
 // Tasks the seller added that the server does not have yet (DESIGN §3): waiting for their photos
 // or the network, or refused (no tokens, a photo refused). Each can be taken back to its draft,
-// sent again or discarded; nothing leaves the device until the seller says so.
-import { useCallback, useEffect, useState } from 'react';
+// sent again or discarded; nothing leaves the device until the seller says so. The list is read
+// live from the outbox, so it follows every runner (this page, another tab, the service worker).
+import { useEffect } from 'react';
 import { IonButton } from '@ionic/react';
 import { useAtomValue } from 'jotai';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { showToast } from '../../components/toast';
 import { taskPath, taskRetryPath } from '../../config/paths';
-import { outboxRunAtom, processUploads, startUploads } from '../../capture/uploads';
+import { processUploads, startUploads } from '../../capture/uploads';
 import { onlineAtom } from '../../lib/store';
 import { contentTypeOf, db, type GenerateJob } from '../../offline/db';
 import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/outbox';
@@ -16,17 +18,12 @@ import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offlin
 export function PendingTasks() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const runs = useAtomValue(outboxRunAtom);
   const online = useAtomValue(onlineAtom);
-  const [jobs, setJobs] = useState<GenerateJob[]>([]);
+  const jobs = useLiveQuery(() => pendingTasks(db), [], []);
 
-  const reload = useCallback(() => pendingTasks(db).then(setJobs), []);
   useEffect(() => {
     startUploads();
   }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload, runs]);
 
   if (jobs.length === 0) return null;
 
@@ -68,7 +65,7 @@ export function PendingTasks() {
                 </IonButton>
               ) : null}
               {job.state === 'failed' ? (
-                <IonButton size="small" onClick={() => void resendTask(db, job.id).then(reload).then(processUploads)}>
+                <IonButton size="small" onClick={() => void resendTask(db, job.id).then(processUploads)}>
                   {t('workspace.queue.resend')}
                 </IonButton>
               ) : null}
@@ -78,9 +75,7 @@ export function PendingTasks() {
                   fill="clear"
                   color="danger"
                   onClick={() =>
-                    void discardTask(db, job.id)
-                      .then(reload)
-                      .then(() => showToast(t('workspace.queue.discarded'), 'info'))
+                    void discardTask(db, job.id).then(() => showToast(t('workspace.queue.discarded'), 'info'))
                   }
                 >
                   {t('workspace.queue.discard')}

@@ -6,7 +6,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
-import { loadDraft, movePhoto, putPhoto, removePhoto, savePage, saveShoeParams, saveStyles } from '../../../src/capture/drafts';
+import type { Selection } from '../../../contract/selection';
+import { loadDraft, movePhoto, putPhoto, removePhoto, savePage, saveShoeParam, saveStyles } from '../../../src/capture/drafts';
 import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
 import { purgeDone, queueStrandedPhotos } from '../../../src/offline/outbox';
 
@@ -223,9 +224,28 @@ describe("page 2's choices", () => {
       .modify((draft) => {
         draft.slots.front = { ...draft.slots.front!, state: 'uploaded', materialId: 'material-1' };
       });
-    await Promise.all([savePage('product', 2), saveShoeParams('product', { heelHeight: 3 }), saveStyles('product', picked), finishing]);
+    await Promise.all([savePage('product', 2), saveShoeParam('product', 'heelHeight', 3), saveStyles('product', () => picked), finishing]);
     const draft = await loadDraft('product');
     expect(draft.slots.front).toMatchObject({ state: 'uploaded', materialId: 'material-1', jobId });
     expect(draft).toMatchObject({ page: 2, shoeParams: { heelHeight: 3 }, styles: picked });
+  });
+
+  it('build on each other when two come before the page has shown the first', async () => {
+    // Two measurements typed and two cards tapped in quick succession: each change starts from
+    // what is stored, not from the draft the page rendered before the other one landed.
+    const toggle = (name: 'PRODUCT' | 'POSTER') => (styles: Selection | null): Selection => ({
+      categories: { ...styles?.categories, [name]: [] },
+      custom: false,
+      prompt: '',
+    });
+    await Promise.all([
+      saveShoeParam('product', 'heelHeight', 3),
+      saveShoeParam('product', 'shaftHeight', 12.5),
+      saveStyles('product', toggle('PRODUCT')),
+      saveStyles('product', toggle('POSTER')),
+    ]);
+    expect(await loadDraft('product')).toMatchObject({ shoeParams: { heelHeight: 3, shaftHeight: 12.5 }, styles: { categories: { PRODUCT: [], POSTER: [] } } });
+    await saveShoeParam('product', 'heelHeight', undefined);
+    expect((await loadDraft('product')).shoeParams).toEqual({ shaftHeight: 12.5 });
   });
 });

@@ -3,6 +3,7 @@
 // and outputs removed from the confirmation with the total following.
 import { useState } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setupIonicReact } from '@ionic/react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CategoryOffer } from '../../../../contract/content';
@@ -18,10 +19,12 @@ import {
   type Selection,
 } from '../../../../contract/selection';
 import { initI18n } from '../../../../src/lib/i18n';
-import { StylesStep } from '../../../../src/features/task/StylesStep';
+import { StylesSection } from '../../../../src/features/task/StylesSection';
 import { ConfirmDialog } from '../../../../src/features/task/ConfirmDialog';
 
 beforeAll(async () => {
+  // As the app starts Ionic: its buttons then have styles to attach (and log nothing).
+  setupIonicReact({ mode: 'md' });
   await initI18n('en');
 });
 
@@ -58,11 +61,12 @@ const OFFERS: CategoryOffer[] = [
 
 function Page({ type, onSelection }: { type: ContentType; onSelection?: (s: Selection) => void }) {
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
-  const change = (next: Selection) => {
+  const change = (update: (current: Selection) => Selection) => {
+    const next = update(selection);
     setSelection(next);
     onSelection?.(next);
   };
-  return <StylesStep type={type} selection={selection} offers={OFFERS} onChange={change} onPrompt={(prompt) => change({ ...selection, prompt })} />;
+  return <StylesSection type={type} selection={selection} offers={OFFERS} onChange={change} onPrompt={(prompt) => change((current) => ({ ...current, prompt }))} />;
 }
 
 const card = (category: string) => within(screen.getByTestId(`category-${category}`)).getAllByRole('checkbox')[0]!;

@@ -1,0 +1,23 @@
+// Right after a photo arrives, the server checks it against the shooting requirements; what it
+// finds stays on the slot (in the draft) so the seller can retake before paying.
+import { useEffect, useRef } from 'react';
+import { SHOE_VIEWS } from '../../../contract/enums';
+import { verifyAngle } from '../../capture/api/verify-angle';
+import { saveWarnings } from '../../capture/drafts';
+import type { DraftKey, DraftRecord } from '../../offline/db';
+
+export function useAngleChecks(key: DraftKey | null, draft: DraftRecord | undefined) {
+  /** Photos asked about: each once, again only if the question failed. */
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    if (!key || !draft) return;
+    for (const view of SHOE_VIEWS) {
+      const slot = draft.slots[view];
+      if (!slot || slot.state !== 'uploaded' || !slot.materialId || slot.warnings || asked.current.has(slot.photoId)) continue;
+      asked.current.add(slot.photoId);
+      void verifyAngle(slot.materialId, view)
+        .then((result) => saveWarnings(key, view, slot.photoId, result.findings.filter((f) => !f.ok).map((f) => f.message)))
+        .catch(() => asked.current.delete(slot.photoId));
+    }
+  }, [key, draft]);
+}
