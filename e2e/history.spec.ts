@@ -195,7 +195,7 @@ test('task history: a rejected photo is explained and fixed, paging, and the lis
   await expect(form.getByTestId('slot-front')).toHaveAttribute('data-state', 'rejected');
   await expect(form.getByTestId('rejected-front')).toContainText('Отклонено:');
   await expect(form.getByTestId('slot-back')).toHaveAttribute('data-state', 'kept');
-  await expect(form.getByTestId('retry-cost')).toHaveText('Стоимость: 4 токенов');
+  await expect(form.getByTestId('retry-cost')).toHaveText('Стоимость: 4 токена');
   // Without a new front photo the retry is refused: four views are too few.
   await form.getByTestId('retry-submit').click();
   await expect(page.getByTestId('toast').last()).toHaveText('Нужно минимум 5 ракурсов с фото.');
@@ -207,7 +207,7 @@ test('task history: a rejected photo is explained and fixed, paging, and the lis
   // page is back on the workspace.
   const finished = toastShown(page, 'Задача готова.', 90_000);
   await form.getByTestId('retry-submit').click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Задача отправлена снова: Фото товара, 4 токенов.' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Задача отправлена снова: Фото товара, 4 токена.' })).toBeVisible();
   await expect(form.getByTestId('task-leaving')).toBeVisible();
   await expect(page).toHaveURL(/\/home$/, { timeout: 12_000 });
   await finished;

@@ -19,14 +19,19 @@ async function versionRead(page: Page) {
 async function announce(page: Page, version: string, forceUpdate: boolean) {
   // Notes when the page has read the file's body (the app parses it right after).
   await page.addInitScript(() => {
-    const json = Response.prototype.json;
-    Response.prototype.json = function (this: Response) {
-      const body = json.call(this);
-      if (new URL(this.url, location.href).pathname === '/version.json') {
-        (window as unknown as { versionRead: Promise<void> }).versionRead = body.then(() => undefined);
-      }
-      return body;
-    };
+    for (const reader of ['json', 'text'] as const) {
+      const read = Response.prototype[reader] as (this: Response) => Promise<unknown>;
+      Object.defineProperty(Response.prototype, reader, {
+        configurable: true,
+        value(this: Response) {
+          const body = read.call(this);
+          if (new URL(this.url, location.href).pathname === '/version.json') {
+            (window as unknown as { versionRead: Promise<void> }).versionRead = body.then(() => undefined);
+          }
+          return body;
+        },
+      });
+    }
   });
   await page.context().route('**/version.json*', (route) =>
     route.fulfill({

@@ -1,5 +1,6 @@
 // Start-up: the language first (so the first paint is in the seller's language) and, on one of its
 // routes, the Ionic app; then the shell for the address (./shells), then the update checks.
+import '../lib/zod-jitless';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'jotai';

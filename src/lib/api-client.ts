@@ -3,16 +3,12 @@
 // own, or the error envelope), so whatever the server or a proxy in front of it answers becomes
 // either the typed body or one ApiError with a message in the seller's language (SPEC §7, §8).
 import type * as z from 'zod/v4/core';
-import { config as zodConfig, safeParse } from 'zod/v4/core';
+import { safeParse } from 'zod/v4/core';
 import { retryDelayMs, type Backoff } from '../../contract/backoff';
 import { errorEnvelopeSchema } from '../../contract/envelope';
 import { isSuccessCode, type FieldErrorShape as FieldError } from '../../contract/status';
 import { currentLocale, i18next } from './i18n';
 import { clearSessionAtom, sessionTokenAtom, signedOutReasonAtom, store } from './store';
-
-// Every answer the page parses goes through here. zod would otherwise probe for eval (to compile
-// faster parsers), which the Content-Security-Policy forbids.
-zodConfig({ jitless: true });
 
 export const HTTP_TIMEOUT_MS = 10_000;
 /** A download is tried this many times when the network or the server fails on the way. */
