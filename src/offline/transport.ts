@@ -3,6 +3,10 @@
 // seller's language, the envelope's message on failure, 60 s for the bytes (SPEC §7). In the page
 // the bytes go through XMLHttpRequest, whose upload events give the slot its progress; fetch has
 // none, so the service worker (which has no XMLHttpRequest) sends them without.
+import { safeParse } from 'zod/v4/core';
+import { generateResultSchema } from '../../contract/content';
+import { errorEnvelopeSchema, okEnvelope } from '../../contract/envelope';
+import { uploadTicketSchema } from '../../contract/materials';
 import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './db';
 import { TransportError, type UploadTransport } from './outbox';
 
@@ -17,9 +21,19 @@ export interface TransportOptions {
   fetch?: typeof fetch;
 }
 
+const uploadAnswer = okEnvelope(uploadTicketSchema);
+const generateAnswer = okEnvelope(generateResultSchema);
+
+/** The failure as the error envelope words it, or its bare status when the body is something else. */
 function messageOf(status: number, body: unknown): TransportError {
-  const message = (body as { message?: unknown } | null)?.message;
-  return new TransportError(status, typeof message === 'string' ? message : `HTTP ${status}`);
+  const parsed = safeParse(errorEnvelopeSchema, body);
+  return new TransportError(status, parsed.success ? parsed.data.message : `HTTP ${status}`);
+}
+
+/** A success whose body is not what the contract says is a bad gateway, retried like one. */
+function answerOf<T>(parsed: { success: true; data: T } | { success: false }): T {
+  if (!parsed.success) throw new TransportError(502, 'invalid answer');
+  return parsed.data;
 }
 
 async function failure(response: Response): Promise<TransportError> {
@@ -66,7 +80,8 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       CALL_TIMEOUT_MS,
     );
     if (!response.ok) throw await failure(response);
-    return (await response.json().catch(() => null)) as { data?: Record<string, unknown> } | null;
+    const answer: unknown = await response.json().catch(() => null);
+    return answer;
   };
   /** A JSON POST with the job's id as Idempotency-Key. */
   const post = (path: string, key: string, body: unknown) =>
@@ -79,19 +94,16 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
         file_size: photo.bytes.byteLength,
         description: JSON.stringify({ view: job.view }),
       });
-      const materialId = body?.data?.material_id;
-      const uploadUrl = body?.data?.presigned_url;
-      if (typeof materialId !== 'string' || typeof uploadUrl !== 'string') throw new TransportError(502, 'invalid answer');
-      return { materialId, uploadUrl };
+      const { data } = answerOf(safeParse(uploadAnswer, body));
+      return { materialId: data.material_id, uploadUrl: data.presigned_url };
     },
     async generate(job: GenerateJob, materialIds: string[]) {
       const body = await post('/api/v1/content/generate', job.id, {
         content_config: job.task.contentConfig,
         material_ids: materialIds,
       });
-      const taskId = body?.data?.id;
-      if (typeof taskId !== 'string') throw new TransportError(502, 'invalid answer');
-      return { taskId };
+      const { data } = answerOf(safeParse(generateAnswer, body));
+      return { taskId: data.id };
     },
     async remove(job: DeleteJob) {
       await api('DELETE', `/api/v1/materials/${encodeURIComponent(job.materialId)}`);

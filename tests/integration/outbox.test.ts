@@ -164,6 +164,25 @@ describe('the outbox', () => {
     expect(added[0]).toMatchObject({ view: 'left_side', status: 'uploaded' });
   });
 
+  it('retries an answer that is off the contract (a proxy’s page, a ticket outside its envelope), never trusting it', async () => {
+    const database = open();
+    const [job] = await queued(database, ['right_45']);
+    let clock = Date.now();
+    const offContract = (body: string) =>
+      transport((url) => (url.pathname.endsWith('/materials/upload') ? new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }) : undefined));
+    // A page from a proxy, and a ticket without the envelope and its own status and expiry.
+    const bodies = ['<html>Gateway</html>', JSON.stringify({ data: { material_id: 'm-1', presigned_url: `${origin}/api/v1/storage/m-1` } })];
+    for (const [index, body] of bodies.entries()) {
+      expect(await runOutbox(database, offContract(body), { now: () => clock })).toEqual({ done: 0, failed: 0, retrying: 1 });
+      const waiting = await database.outbox.get(job!.id);
+      expect(waiting).toMatchObject({ state: 'queued', attempts: index + 1 });
+      expect(waiting).not.toHaveProperty('materialId', 'm-1');
+      clock += 600_000;
+    }
+    expect(await runOutbox(database, transport(), { now: () => clock })).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect((await database.drafts.get('product'))?.slots.right_45).toMatchObject({ state: 'uploaded' });
+  });
+
   it('ends a refused photo with the server’s message on its slot, and sends it again on retry', async () => {
     const database = open();
     const [job] = await queued(database, ['bottom'], new TextEncoder().encode('not a photo').buffer as ArrayBuffer);
