@@ -2,22 +2,21 @@
 // against the real server: the job is left alone and the photos queued behind it still go up,
 // whether it was there when the database opened or another tab stored it afterwards.
 import 'fake-indexeddb/auto';
-import Dexie from 'dexie';
+import type Dexie from 'dexie';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppDatabase } from '../../src/offline/db';
 import { pendingTasks, runOutbox, wakeQueued } from '../../src/offline/outbox';
 import { fetchTransport } from '../../src/offline/transport';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { openedDatabases } from '../src/offline/opened-databases';
 
-const STORES = { session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey', lists: 'key, userId' };
 
 let t: TestApp;
 let origin: string;
 let token: string;
 let jpeg: ArrayBuffer;
-const databases: Dexie[] = [];
+const { asStored, app, closeAll } = openedDatabases();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -32,25 +31,10 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.restoreAllMocks();
-  const opened = databases.splice(0);
-  for (const database of opened) database.close();
-  for (const name of new Set(opened.map((database) => database.name))) await Dexie.delete(name);
+  await closeAll();
 });
 
 /** The database as stored, without the app's checks (another tab of another build). */
-function asStored(name: string) {
-  const raw = new Dexie(name);
-  raw.version(3).stores(STORES);
-  databases.push(raw);
-  return raw;
-}
-
-function app(name: string) {
-  const database = new AppDatabase(name);
-  databases.push(database);
-  return database;
-}
-
 const transport = () => fetchTransport({ origin, token: async () => token, locale: () => 'en' });
 const queuedJob = (id: string, createdAt: number) => ({ id, state: 'queued', attempts: 0, nextAttemptAt: 0, createdAt, updatedAt: createdAt });
 

@@ -3,32 +3,18 @@
 // older build or a damaged disk left are written as stored (a second connection without the app's
 // checks, as another tab of another build would), then read through the app's database.
 import 'fake-indexeddb/auto';
-import Dexie, { liveQuery } from 'dexie';
+import { liveQuery } from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { AppDatabase } from '../../../src/offline/db';
 import { wakeQueued } from '../../../src/offline/outbox';
+import { openedDatabases } from './opened-databases';
 
-const STORES = { session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey', lists: 'key, userId' };
 const jpeg = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
 const png = () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 4, 5, 6]);
 
-const databases: Dexie[] = [];
+const { asStored, app, closeAll } = openedDatabases();
 let warn: MockInstance<typeof console.warn>;
 
 /** The database as stored, without the app's checks. */
-function asStored(name: string) {
-  const raw = new Dexie(name);
-  raw.version(3).stores(STORES);
-  databases.push(raw);
-  return raw;
-}
-
-function app(name: string) {
-  const database = new AppDatabase(name);
-  databases.push(database);
-  return database;
-}
-
 /** The log lines about one record. */
 const linesAbout = (table: string, key: string) => warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(`/${table} "${key}"`));
 
@@ -40,9 +26,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  const opened = databases.splice(0);
-  for (const database of opened) database.close();
-  for (const name of new Set(opened.map((database) => database.name))) await Dexie.delete(name);
+  await closeAll();
 });
 
 describe('records written by an older build or damaged', () => {
