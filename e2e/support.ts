@@ -2,8 +2,10 @@ import { expect, type Page } from '@playwright/test';
 import { shoePhoto } from '../tests/fixtures/shoes';
 
 /** The Ionic page on screen (the router keeps visited pages mounted but hidden). */
-export const activePage = (page: Page) =>
-  page.locator('.ion-page:not(.ion-page-hidden)').filter({ visible: true }).last();
+export const activePage = (page: Page) => shownPages(page).last();
+
+/** The pages on screen: one, except while one gives way to the next (ion-app is a page of its own). */
+const shownPages = (page: Page) => page.locator('.ion-page:not(.ion-page-hidden):not(ion-app)').filter({ visible: true });
 
 /** Waits until the service worker controls the page, with the app shell precached. */
 export async function waitForServiceWorker(page: Page) {
@@ -23,6 +25,9 @@ export function toastShown(page: Page, text: string, timeout: number): Promise<v
 }
 
 export async function openDrawer(page: Page) {
+  // While one page gives way to the next (a transition, or one shell handing over to the other)
+  // both are on screen; a button taken from the leaving page would be waited on after it is gone.
+  await expect(shownPages(page)).toHaveCount(1);
   await activePage(page).getByTestId('menu-button').click();
   await expect(page.getByTestId('drawer')).toBeVisible();
 }
