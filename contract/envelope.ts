@@ -56,6 +56,8 @@ const ERROR_STATUSES = {
   422: 'The image cannot be read, or has too many pixels',
   429: 'Too many requests: the Retry-After header says how many seconds to wait',
   500: 'Something failed inside the server; the answer says nothing about what',
+  502: 'The payment provider refused the request; nothing was charged',
+  503: 'The payment provider cannot be reached now; nothing was charged, try again later',
 } as const;
 type ErrorStatus = keyof typeof ERROR_STATUSES;
 

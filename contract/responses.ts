@@ -23,6 +23,7 @@ import {
   taskSchema,
 } from './content';
 import { assetDownloadSchema, assetSchema } from './assets';
+import { consumptionEntrySchema, paymentMethodSchema, paymentSchema, tiersSchema, topUpResultSchema } from './billing';
 
 /** A request with a body can be malformed, larger than the route takes, or of a type it does not read. */
 const BODY = [400, 413, 415] as const;
@@ -66,6 +67,15 @@ export const feedbackResponses = {
 
 export const tokenResponses = {
   balance: { 200: okEnvelope(balanceSchema), ...errorResponses(401) },
+  tiers: { 200: okEnvelope(tiersSchema), ...errorResponses() },
+  methods: { 200: okEnvelope(z.array(paymentMethodSchema)), ...errorResponses() },
+  topUp: { 200: okEnvelope(topUpResultSchema), ...errorResponses(...BODY, 401, 429, 502, 503) },
+  history: { 200: pagedEnvelope(consumptionEntrySchema), ...errorResponses(400, 401) },
+};
+
+export const paymentResponses = {
+  status: { 200: okEnvelope(paymentSchema), ...errorResponses(400, 401, 404) },
+  webhook: { 200: okEnvelope(z.object({ changed: z.number().int() })), ...errorResponses(400, 404, 413, 415) },
 };
 
 export const materialResponses = {

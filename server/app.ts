@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/env';
 import type { DatabaseHandle } from './db/client';
+import { createLedger, type Ledger } from './ledger/ledger';
 import { localePlugin } from './plugins/locale';
 import { errorsPlugin, sendRouteNotFound } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
@@ -20,6 +21,7 @@ import { authPlugin } from './plugins/auth';
 import { mailPlugin } from './plugins/mail';
 import { storagePlugin } from './plugins/storage';
 import { generationPlugin } from './plugins/generation';
+import { billingPlugin } from './plugins/billing';
 import { materialSweepPlugin } from './plugins/material-sweep';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
@@ -31,12 +33,16 @@ import { storageRoutes } from './routes/v1/storage';
 import { shoeVerificationRoutes } from './routes/v1/shoe-verification';
 import { contentRoutes } from './routes/v1/content';
 import { eventRoutes } from './routes/v1/events';
+import { paymentRoutes } from './routes/v1/payments';
+import { sandboxCheckoutRoutes } from './routes/sandbox-checkout';
+import { SANDBOX_CHECKOUT_PATH } from '../contract/routes';
 import pkg from '../package.json' with { type: 'json' };
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: DatabaseHandle;
     config: Config;
+    ledger: Ledger;
   }
 }
 
@@ -60,6 +66,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('ledger', createLedger(database.db));
   // The app closes the database it was given. onClose hooks run in reverse order of
   // registration: registered first, this runs last, once the job runner has stopped.
   app.addHook('onClose', () => database.close());
@@ -86,6 +93,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(storagePlugin);
   await app.register(generationPlugin);
   await app.register(materialSweepPlugin);
+  await app.register(billingPlugin);
 
   // Routes.
   await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });
@@ -98,6 +106,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(contentRoutes, { prefix: '/api/v1/content' });
   await app.register(assetRoutes, { prefix: '/api/v1/content/assets' });
   await app.register(eventRoutes, { prefix: '/api/v1/events' });
+  await app.register(paymentRoutes, { prefix: '/api/v1/payment' });
+  if (app.billing.sandbox) await app.register(sandboxCheckoutRoutes, { prefix: SANDBOX_CHECKOUT_PATH, sandbox: app.billing.sandbox });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });
   else app.setNotFoundHandler(sendRouteNotFound);

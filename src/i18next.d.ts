@@ -4,9 +4,10 @@ import type account from '../contract/locales/ru/account';
 import type task from '../contract/locales/ru/task';
 import type history from '../contract/locales/ru/history';
 import type rules from '../contract/locales/ru/rules';
+import type billing from '../contract/locales/ru/billing';
 
 /** Every text the page says: the catalogue's page namespaces, Russian being the type source. */
-export type PageTexts = typeof core & typeof account & typeof task & typeof history & typeof rules;
+export type PageTexts = typeof core & typeof account & typeof task & typeof history & typeof rules & typeof billing;
 
 declare module 'i18next' {
   interface CustomTypeOptions {

@@ -3,7 +3,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { emailVerifications, users } from '../db/schema';
-import { credit } from '../ledger/ledger';
+import type { Ledger } from '../ledger/ledger';
 import { randomToken, sha256 } from './secrets';
 import type { UserRow } from './sessions';
 
@@ -22,6 +22,7 @@ export async function issueVerificationToken(db: Database, userId: string): Prom
 /** Uses a token: null when it is unknown, used or expired; otherwise the seller and the bonus credited. */
 export async function useVerificationToken(
   db: Database,
+  ledger: Ledger,
   token: string,
   bonusTokens: number,
 ): Promise<{ user: UserRow; bonus: number } | null> {
@@ -43,12 +44,7 @@ export async function useVerificationToken(
       .update(users)
       .set({ emailVerifiedAt: sql`now()` })
       .where(and(eq(users.id, used.userId), isNull(users.emailVerifiedAt)));
-    const credited = await credit(tx, {
-      userId: used.userId,
-      type: 'sign_up_bonus',
-      amount: bonusTokens,
-      reference: used.userId,
-    });
+    const credited = await ledger.creditSignUpBonus(used.userId, bonusTokens, tx);
     const [user] = await tx.select().from(users).where(eq(users.id, used.userId));
     if (!user) return null;
     return { user, bonus: credited ? bonusTokens : 0 };

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Options } from '../storage/s3';
+import { loadPriceList, PriceListError, type PriceList } from '../billing/prices';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -58,6 +59,31 @@ const envSchema = z.object({
   AI_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(180),
   /** Days a photo no task uses is kept (a retake, a deleted photo, a draft never sent) before it is deleted. */
   MATERIAL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** How late the payment sandbox's notifications arrive; each is sent again three times as late, as providers repeat themselves. */
+  SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(800),
+  /** A JSON price list (token packs in USD, the rouble rate) replacing the defaults. */
+  PRICES_FILE: z.string().min(1).optional(),
+  /** The card provider, Stripe: a secret key and the webhook endpoint's signing secret. */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_… or rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a webhook signing secret (whsec_…)').optional(),
+  /** Another address for Stripe's API (a test double), e.g. http://127.0.0.1:12111 */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** The local provider, YooKassa: the shop's id and secret key. */
+  YOOKASSA_SHOP_ID: z.string().regex(/^\d+$/, 'must be the numeric shop id').optional(),
+  YOOKASSA_SECRET_KEY: z.string().min(8).optional(),
+  /** Another address for YooKassa's API, e.g. http://127.0.0.1:12112/v3 */
+  YOOKASSA_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+}).superRefine((env, ctx) => {
+  const pairs = [
+    ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+    ['YOOKASSA_SHOP_ID', 'YOOKASSA_SECRET_KEY'],
+  ] as const;
+  for (const [a, b] of pairs) {
+    if (Boolean(env[a]) !== Boolean(env[b])) {
+      const missing = env[a] ? b : a;
+      ctx.addIssue({ code: 'custom', path: [missing], message: `must be set together with ${missing === a ? b : a}` });
+    }
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -89,6 +115,13 @@ export interface Config {
   /** The remote AI engine, when AI_BASE_URL is set. */
   ai: AiOptions | null;
   materialRetentionDays: number;
+  sandboxNotifyDelayMs: number;
+  /** The token packs and the rouble rate. */
+  prices: PriceList;
+  /** The card provider; the sandbox when null. */
+  stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | null;
+  /** The local provider; the sandbox when null. */
+  yookassa: { shopId: string; secretKey: string; apiUrl: string | undefined } | null;
 }
 
 export interface AiOptions {
@@ -125,6 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  let prices: PriceList;
+  try {
+    prices = loadPriceList(e.PRICES_FILE);
+  } catch (error) {
+    if (error instanceof PriceListError) throw new ConfigError([{ variable: 'PRICES_FILE', message: error.message }]);
+    throw error;
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -165,5 +205,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     materialRetentionDays: e.MATERIAL_RETENTION_DAYS,
+    sandboxNotifyDelayMs: e.SANDBOX_NOTIFY_DELAY_MS,
+    prices,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE }
+        : null,
+    yookassa:
+      e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY
+        ? { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, apiUrl: e.YOOKASSA_API_URL?.replace(/\/+$/, '') }
+        : null,
   };
 }

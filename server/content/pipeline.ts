@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import { assets, materials, taskFailures, taskOutputs, tasks } from '../db/schema';
-import { credit } from '../ledger/ledger';
+import type { Ledger } from '../ledger/ledger';
 import type { ObjectStorage } from '../storage/storage';
 import { MAX_UPLOAD_BYTES } from '../../contract/materials';
 import type { Background, Category, CreativeScene, ShoeView } from '../../contract/enums';
@@ -20,6 +20,7 @@ import type { TaskRow } from './tasks';
 
 export interface PipelineContext {
   db: Database;
+  ledger: Ledger;
   storage: ObjectStorage;
   log: FastifyBaseLogger;
   /** Engines for one task (the studio engine keeps the task's cut-outs). */
@@ -31,13 +32,13 @@ export interface PipelineContext {
 const EXTENSION = { 'image/jpeg': 'jpg', 'video/mp4': 'mp4' } as const;
 
 /** Refunds each failed output once (the ledger's reference makes a repeat a no-op). */
-async function refundFailed(tx: Database, task: TaskRow) {
+async function refundFailed(ledger: Ledger, tx: Database, task: TaskRow) {
   const failed = await tx
     .select({ id: taskOutputs.id, cost: taskOutputs.cost })
     .from(taskOutputs)
     .where(and(eq(taskOutputs.taskId, task.id), eq(taskOutputs.status, 'failed')));
   for (const output of failed) {
-    await credit(tx, { userId: task.userId, type: 'refund', amount: output.cost, reference: `output:${output.id}` });
+    await ledger.refundOutput(task.userId, output, tx);
   }
 }
 
@@ -50,12 +51,12 @@ async function failPending(tx: Database, taskId: string, error: string) {
 }
 
 /** Settles the task from its outputs: refunds and the final status, in one transaction. */
-async function settle(db: Database, taskId: string, failureType?: 'manual_rejection'): Promise<TaskRow> {
+async function settle(db: Database, ledger: Ledger, taskId: string, failureType?: 'manual_rejection'): Promise<TaskRow> {
   return db.transaction(async (tx) => {
     const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
     if (!task) throw new Error(`task ${taskId} vanished`);
     if (task.finishedAt) return task;
-    await refundFailed(tx, task);
+    await refundFailed(ledger, tx, task);
     const outputs = await tx.select({ status: taskOutputs.status }).from(taskOutputs).where(eq(taskOutputs.taskId, taskId));
     const made = outputs.filter((o) => o.status === 'completed').length;
     const status = made === outputs.length ? 'completed' : made > 0 ? 'partially_completed' : 'failed';
@@ -104,7 +105,7 @@ export function generateHandler(context: PipelineContext): JobHandler {
   const { db, storage, log } = context;
 
   const finish = async (taskId: string, failureType?: 'manual_rejection') => {
-    const task = await settle(db, taskId, failureType);
+    const task = await settle(db, context.ledger, taskId, failureType);
     context.finished(task);
   };
 

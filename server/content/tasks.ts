@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { assets, materials, taskFailures, taskOutputs, tasks } from '../db/schema';
 import { HttpError } from '../lib/errors';
+import type { Ledger } from '../ledger/ledger';
 import { REQUIRED_VIEWS, SHOE_VIEWS, type Background, type Category, type CreativeScene, type ShoeView } from '../../contract/enums';
 import type { contentConfigEntrySchema, generateRequestSchema } from '../../contract/content';
 import {
@@ -176,6 +177,7 @@ interface ChargedTask {
  */
 async function insertChargedTask(
   db: Database,
+  ledger: Ledger,
   input: { userId: string; idempotencyKey: string; request: GenerateRequest; locale: string; cost: number; planned: readonly PlannedRow[] },
 ): Promise<ChargedTask | undefined> {
   const { userId, cost } = input;
@@ -187,14 +189,7 @@ async function insertChargedTask(
       WHERE EXISTS (SELECT 1 FROM wallets WHERE user_id = ${userId} AND total_tokens >= ${cost})
       ON CONFLICT (user_id, idempotency_key) DO NOTHING
       RETURNING id, status, cost
-    ), wallet AS (
-      UPDATE wallets SET total_tokens = total_tokens - ${cost}, updated_at = now()
-      WHERE user_id = ${userId} AND EXISTS (SELECT 1 FROM task)
-      RETURNING total_tokens
-    ), entry AS (
-      INSERT INTO ledger (user_id, type, amount, reference)
-      SELECT ${userId}, 'content_generation', ${-cost}, task.id::text FROM task WHERE ${cost} > 0
-    ), outputs AS (
+    ), ${ledger.chargeTaskCtes(userId, cost)}, outputs AS (
       INSERT INTO task_outputs (task_id, position, name, content_module, category, background, creative_scene, view, engine, cost)
       SELECT task.id, o.position, o.name, o."contentModule", o.category, o.background, o."creativeScene", o.view, o.engine, o.cost
       FROM task, jsonb_to_recordset(${JSON.stringify(input.planned)}::jsonb) AS o(
@@ -223,8 +218,9 @@ function isOverdrawn(error: unknown): boolean {
  * Checks, prices and charges a submission, and stores the task with its outputs and its job in
  * one statement. A repeat under the same key returns the first task and charges nothing.
  */
-export async function createTask(db: Database, input: CreateTaskInput, balanceNow: () => Promise<number>): Promise<CreatedTask> {
+export async function createTask(db: Database, ledger: Ledger, input: CreateTaskInput): Promise<CreatedTask> {
   const { userId, idempotencyKey, request } = input;
+  const balanceNow = () => ledger.balanceOf(userId);
   const replay = async (task: TaskRow): Promise<CreatedTask> => {
     if (!sameRequest(task, request)) throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
     return { task, balance: await balanceNow(), replayed: true };
@@ -250,7 +246,7 @@ export async function createTask(db: Database, input: CreateTaskInput, balanceNo
 
   let created: ChargedTask | undefined;
   try {
-    created = await insertChargedTask(db, { userId, idempotencyKey, request, locale: input.locale, cost, planned });
+    created = await insertChargedTask(db, ledger, { userId, idempotencyKey, request, locale: input.locale, cost, planned });
   } catch (error) {
     if (isOverdrawn(error)) throw await shortOf(cost);
     throw error;

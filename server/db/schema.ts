@@ -9,11 +9,13 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { LEDGER_TYPES, PAYMENT_STATUSES } from '../../contract/billing';
 
 /**
  * Request counters of the rate limiter. Kept in the database so every API node behind a load
@@ -107,8 +109,6 @@ export const passwordResetCodes = pgTable(
   (t) => [index('password_reset_codes_user_idx').on(t.userId)],
 );
 
-export const LEDGER_TYPES = ['top_up', 'subscription', 'sign_up_bonus', 'content_generation', 'refund'] as const;
-export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /**
  * The token ledger: append-only, the truth about every balance. `reference` names what the
@@ -348,3 +348,91 @@ export const jobs = pgTable(
   },
   (t) => [index('jobs_due_idx').on(t.status, t.runAt)],
 );
+
+
+/**
+ * A seller's purchase of a token pack (SPEC §3 payment): created pending with the provider's
+ * checkout, then completed (and credited, in the same transaction) or failed when the provider
+ * says so. Refunds the provider reports take the tokens back.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The provider behind it: sandbox, stripe or yookassa. */
+    provider: text('provider').notNull(),
+    /** The provider's id of the checkout (a Checkout Session, a payment); set once it exists. */
+    providerPaymentId: text('provider_payment_id'),
+    method: text('method').notNull(),
+    tokens: integer('tokens').notNull(),
+    /** The pack's price on the price list, in US cents. */
+    priceUsdCents: integer('price_usd_cents').notNull(),
+    /** What the provider charges, in minor units of `currency`. */
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),
+    failureReason: text('failure_reason'),
+    redirectUrl: text('redirect_url'),
+    /** Refunded so far by the provider, in minor units, and the tokens that took back. */
+    refundedMinor: integer('refunded_minor').notNull().default(0),
+    refundedTokens: integer('refunded_tokens').notNull().default(0),
+    /** Tokens a refund should have taken back that the balance no longer held. */
+    unrecoveredTokens: integer('unrecovered_tokens').notNull().default(0),
+    /** When reconciliation asks the provider about it next, while it is pending. */
+    checkAt: at('check_at').notNull().defaultNow(),
+    checks: integer('checks').notNull().default(0),
+    settledAt: at('settled_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('payments_provider_payment_key').on(t.provider, t.providerPaymentId),
+    index('payments_user_created_idx').on(t.userId, t.createdAt),
+    index('payments_pending_idx').on(t.checkAt).where(sql`status = 'pending'`),
+    check('payments_status_known', sql.raw(`"status" IN (${PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ')})`)),
+  ],
+);
+
+/**
+ * Every provider event a payment followed, once: the provider's event id under a unique key,
+ * written in the same transaction as what it changed, so a repeated or replayed notification
+ * changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index('payment_events_payment_idx').on(t.paymentId)],
+);
+
+/**
+ * The embedded payment sandbox's own books (DESIGN §2: the default provider when no keys are
+ * set): checkouts as a provider would keep them, apart from our payments, so reconciliation asks
+ * it the way it asks a real provider. No money moves.
+ */
+export const sandboxCheckouts = pgTable('sandbox_checkouts', {
+  id: text('id').primaryKey(),
+  paymentId: uuid('payment_id').notNull(),
+  method: text('method').notNull(),
+  amountMinor: integer('amount_minor').notNull(),
+  currency: text('currency').notNull(),
+  description: text('description').notNull(),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  locale: text('locale').notNull(),
+  /** pending, succeeded or canceled, as the sandbox sees it. */
+  status: text('status').notNull().default('pending'),
+  /** Why a canceled checkout ended: declined, canceled or expired. */
+  reason: text('reason'),
+  refundedMinor: integer('refunded_minor').notNull().default(0),
+  ...timestamps,
+});

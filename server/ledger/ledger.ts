@@ -1,19 +1,26 @@
-// The token ledger (DESIGN §4): entries are only ever added, and the wallet row changes in the
-// same transaction as each entry, so the balance always equals the sum of the ledger. A task's
-// charge is written the same way, in the statement that creates the task (content/tasks.ts).
-import { eq, sql } from 'drizzle-orm';
+// The token ledger (DESIGN §4): every movement of tokens goes through this module, one function
+// per movement. Entries are only ever added, one per (type, reference), and the wallet row changes
+// in the same transaction as each entry, so the balance always equals the sum of the ledger and a
+// replayed request, notification or job never moves tokens twice. Each function runs in the
+// caller's transaction when given one (`tx`), otherwise on its own.
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { ledger, wallets, type LedgerType } from '../db/schema';
+import { ledger, wallets } from '../db/schema';
+import type { LedgerType } from '../../contract/billing';
 
-/**
- * Adds a credit once per (type, reference). Returns false when that entry already exists,
- * so a replayed request never credits twice. Call it inside a transaction.
- */
-export async function credit(
-  tx: Database,
-  entry: { userId: string; type: LedgerType; amount: number; reference: string },
-): Promise<boolean> {
-  if (entry.amount <= 0) return false;
+export type LedgerEntry = typeof ledger.$inferSelect;
+
+interface Movement {
+  userId: string;
+  type: LedgerType;
+  /** Positive for a credit, negative for a charge. */
+  amount: number;
+  reference: string;
+}
+
+/** Adds one entry and moves the wallet by it; false when that entry already exists. */
+async function move(tx: Database, entry: Movement): Promise<boolean> {
+  if (entry.amount === 0) return false;
   const inserted = await tx
     .insert(ledger)
     .values(entry)
@@ -30,7 +37,100 @@ export async function credit(
   return true;
 }
 
-export async function balanceOf(db: Database, userId: string): Promise<number> {
-  const [row] = await db.select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId));
-  return row?.total ?? 0;
+/** What a take-back of tokens did: taken from the wallet, and what the balance could not cover. */
+export interface TakeBack {
+  taken: number;
+  unrecovered: number;
+}
+
+export type Ledger = ReturnType<typeof createLedger>;
+
+export function createLedger(db: Database) {
+  const inTransaction = <T>(tx: Database | undefined, work: (tx: Database) => Promise<T>): Promise<T> =>
+    tx ? work(tx) : db.transaction(work);
+
+  return {
+    /** The bonus for confirming the e-mail address, once per seller. */
+    creditSignUpBonus(userId: string, amount: number, tx?: Database): Promise<boolean> {
+      if (amount <= 0) return Promise.resolve(false);
+      return inTransaction(tx, (t) => move(t, { userId, type: 'sign_up_bonus', amount, reference: userId }));
+    },
+
+    /** Gives back what a failed output of a task cost, once per output. */
+    refundOutput(userId: string, output: { id: string; cost: number }, tx?: Database): Promise<boolean> {
+      if (output.cost <= 0) return Promise.resolve(false);
+      return inTransaction(tx, (t) => move(t, { userId, type: 'refund', amount: output.cost, reference: `output:${output.id}` }));
+    },
+
+    /** Credits a paid token pack, once per payment whatever confirms it (a notification, a reconciliation). */
+    creditTopUp(userId: string, paymentId: string, tokens: number, tx?: Database): Promise<boolean> {
+      if (tokens <= 0) return Promise.resolve(false);
+      return inTransaction(tx, (t) => move(t, { userId, type: 'top_up', amount: tokens, reference: `payment:${paymentId}` }));
+    },
+
+    /**
+     * Takes back tokens of a refunded payment, once per `refundKey`: as many as the balance holds,
+     * never going below zero; the rest is reported as unrecovered.
+     */
+    takeBackTopUp(userId: string, refundKey: string, tokens: number, tx?: Database): Promise<TakeBack> {
+      return inTransaction(tx, async (t) => {
+        if (tokens <= 0) return { taken: 0, unrecovered: 0 };
+        const [wallet] = await t.select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId)).for('update');
+        const taken = Math.min(tokens, Math.max(0, wallet?.total ?? 0));
+        // The entry is written even when nothing could be taken, so the refund is recorded once.
+        const [entry] = await t
+          .insert(ledger)
+          .values({ userId, type: 'top_up', amount: -taken, reference: `refund:${refundKey}` })
+          .onConflictDoNothing({ target: [ledger.type, ledger.reference] })
+          .returning({ id: ledger.id });
+        if (!entry) return { taken: 0, unrecovered: 0 };
+        if (taken > 0) {
+          await t
+            .update(wallets)
+            .set({ totalTokens: sql`${wallets.totalTokens} - ${taken}`, updatedAt: sql`now()` })
+            .where(eq(wallets.userId, userId));
+        }
+        return { taken, unrecovered: tokens - taken };
+      });
+    },
+
+    /**
+     * The parts of one SQL statement that charge a task (DESIGN §4 Generation): the wallet moved
+     * and the entry written only when the CTE named `task` inserted a row. The statement that
+     * creates the task includes them, so submission stays one round trip; the wallet's check
+     * constraint refuses a charge that would take the balance below zero.
+     */
+    chargeTaskCtes(userId: string, cost: number): SQL {
+      return sql`wallet AS (
+        UPDATE wallets SET total_tokens = total_tokens - ${cost}, updated_at = now()
+        WHERE user_id = ${userId} AND EXISTS (SELECT 1 FROM task)
+        RETURNING total_tokens
+      ), entry AS (
+        INSERT INTO ledger (user_id, type, amount, reference)
+        SELECT ${userId}, 'content_generation', ${-cost}, task.id::text FROM task WHERE ${cost} > 0
+      )`;
+    },
+
+    /** The seller's balance: the wallet the ledger adds up to. */
+    async balanceOf(userId: string, tx?: Database): Promise<number> {
+      const [row] = await (tx ?? db).select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId));
+      return row?.total ?? 0;
+    },
+
+    /** One page of the seller's entries, newest first, with how many there are. */
+    async entriesOf(userId: string, page: { page: number; pageSize: number }, tx?: Database): Promise<{ entries: LedgerEntry[]; total: number }> {
+      const reader = tx ?? db;
+      const [entries, [counted]] = await Promise.all([
+        reader
+          .select()
+          .from(ledger)
+          .where(eq(ledger.userId, userId))
+          .orderBy(desc(ledger.createdAt), desc(ledger.id))
+          .limit(page.pageSize)
+          .offset((page.page - 1) * page.pageSize),
+        reader.select({ total: count() }).from(ledger).where(and(eq(ledger.userId, userId))),
+      ]);
+      return { entries, total: counted?.total ?? 0 };
+    },
+  };
 }

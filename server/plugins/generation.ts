@@ -123,6 +123,7 @@ export const generationPlugin = fp(
           handlers: {
             generate: generateHandler({
               db: app.database.db,
+              ledger: app.ledger,
               storage: app.storage,
               log: app.log,
               engines: () => ({ studio: studioEngine({ ffmpeg }), remote: config.ai ? remoteEngine(config.ai) : null }),

@@ -1,6 +1,6 @@
 // What keeps a signed-in app current without reloading (SPEC §4 notifications, §7 "a periodic
 // background call every 60 s"): the wallet read every minute and on the wallet-refresh event,
-// and the task event stream. The stream opens with a one-minute, single-use ticket (never the
+// and the event stream: tasks that ended, and a balance that moved (a top-up landed). The stream opens with a one-minute, single-use ticket (never the
 // session token in a URL); when it drops, a fresh ticket reopens it with growing waits.
 import { retryDelayMs } from '../../contract/backoff';
 import { eventTicketSchema, taskEventSchema, type TaskEvent } from '../../contract/content';
@@ -8,7 +8,9 @@ import { okEnvelope } from '../../contract/envelope';
 import { safeParse } from 'zod/v4/core';
 import { showToast } from '../components/toast';
 import { apiRequest } from '../lib/api-client';
-import { announceTaskUpdate, WALLET_REFRESH_EVENT } from '../lib/app-events';
+import { announceTaskUpdate, announceWalletUpdate, WALLET_REFRESH_EVENT } from '../lib/app-events';
+import { walletEventSchema } from '../../contract/billing';
+import { balanceAtom, store } from '../lib/store';
 import { i18next } from '../lib/i18n';
 import { refreshBalance } from './session';
 
@@ -74,6 +76,12 @@ export function startLive(): () => void {
         announceTaskUpdate(parsed.data);
         // A failed output was refunded: the balance has changed.
         refresh();
+      });
+      stream.addEventListener('wallet_updated', (message) => {
+        const parsed = safeParse(walletEventSchema, JSON.parse((message as MessageEvent<string>).data));
+        if (!parsed.success) return;
+        store.set(balanceAtom, parsed.data.total_tokens);
+        announceWalletUpdate();
       });
       // The ticket was spent on the first connection: the browser's own reconnect would be refused.
       stream.onerror = () => {

@@ -14,6 +14,8 @@ import { Overlays } from './Overlays';
 import { RequireAuth } from './RequireAuth';
 import { IONIC_ROUTES, ionicRouteAt, type ShellProps } from './shells';
 
+const RechargeResultPage = lazyPage(() => import('../features/recharge/RechargeResultPage'));
+
 /** Screens that are complete; every other route shows its honest coming-soon state. */
 const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
   feedback: lazyPage(() => import('../features/feedback/FeedbackPage')),
@@ -23,6 +25,11 @@ const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
   task_history: lazyPage(() => import('../features/task-history/TaskHistoryPage')),
   task_retry: lazyPage(() => import('../features/task-retry/TaskRetryPage')),
   material: lazyPage(() => import('../features/material/MaterialPage')),
+  recharge: lazyPage(() => import('../features/recharge/RechargePage')),
+  recharge_result: RechargeResultPage,
+  recharge_success: RechargeResultPage,
+  recharge_cancel: RechargeResultPage,
+  consumption_history: lazyPage(() => import('../features/consumption/ConsumptionHistoryPage')),
 };
 const ComingSoonPage = lazyPage(() => import('../features/coming-soon/ComingSoonPage'));
 

@@ -5,6 +5,7 @@ import account from '../../contract/locales/ru/account';
 import task from '../../contract/locales/ru/task';
 import history from '../../contract/locales/ru/history';
 import rules from '../../contract/locales/ru/rules';
+import billing from '../../contract/locales/ru/billing';
 import { i18next } from './i18n';
 
-for (const texts of [account, task, history, rules]) i18next.addResourceBundle('ru', 'translation', texts, true, false);
+for (const texts of [account, task, history, rules, billing]) i18next.addResourceBundle('ru', 'translation', texts, true, false);

@@ -18,6 +18,7 @@ const loaders: Record<Exclude<Locale, 'ru'>, () => Promise<Texts[]>> = {
       import('../../contract/locales/en/task'),
       import('../../contract/locales/en/history'),
       import('../../contract/locales/en/rules'),
+      import('../../contract/locales/en/billing'),
     ]),
   zh: () =>
     Promise.all([
@@ -26,6 +27,7 @@ const loaders: Record<Exclude<Locale, 'ru'>, () => Promise<Texts[]>> = {
       import('../../contract/locales/zh/task'),
       import('../../contract/locales/zh/history'),
       import('../../contract/locales/zh/rules'),
+      import('../../contract/locales/zh/billing'),
     ]),
 };
 

@@ -10,11 +10,11 @@ describe('isApiPath', () => {
 });
 
 describe('isClientRoutePath', () => {
-  it.each(['/', '/shoes', '/task/history', '/localpay/subscription', '/no/such/page'])('%s is a client route', (path) => {
+  it.each(['/', '/shoes', '/task/history', '/localpay/subscription', '/recharge/success', '/sandbox', '/no/such/page'])('%s is a client route', (path) => {
     expect(isClientRoutePath(path)).toBe(true);
   });
 
-  it.each(['/api/v1/x', '/legal/ru/terms.html', '/legal/en/missing', '/assets/index-1.js', '/sw.js'])(
+  it.each(['/api/v1/x', '/legal/ru/terms.html', '/legal/en/missing', '/assets/index-1.js', '/sw.js', '/sandbox/checkout/sbx_1'])(
     '%s is not',
     (path) => {
       expect(isClientRoutePath(path)).toBe(false);

@@ -286,6 +286,7 @@ describe('a runner that dies (jobs not run by the server)', () => {
       handlers: {
         generate: generateHandler({
           db,
+          ledger: quiet.app.ledger,
           storage: quiet.app.storage,
           log: quiet.app.log,
           engines: () => ({ studio: studioEngine({ ffmpeg: null }), remote: null }),

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { MAX_UPLOAD_BYTES } from '../../contract/materials';
 import { errorEnvelopeSchema } from '../../contract/envelope';
+import { SANDBOX_CHECKOUT_PATH } from '../../contract/routes';
 
 interface Schema {
   type?: string;
@@ -57,7 +58,8 @@ function servedRoutes(app: TestApp['app']): string[] {
     stack.length = depth;
     stack.push(match[2] ?? '');
     const path = stack.join('');
-    if (path.startsWith('/api/docs')) continue;
+    // The docs themselves, and the payment sandbox's checkout pages (a provider's pages, not the API).
+    if (path.startsWith('/api/docs') || path.startsWith(SANDBOX_CHECKOUT_PATH)) continue;
     for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
       if (method !== 'HEAD') served.push(`${method} ${path}`);
     }

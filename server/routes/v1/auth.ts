@@ -340,7 +340,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await useVerificationToken(db, request.query.token, app.config.signUpBonusTokens);
+      const result = await useVerificationToken(db, app.ledger, request.query.token, app.config.signUpBonusTokens);
       if (!result) throw new HttpError(400, 'LINK_INVALID', 'LINK_INVALID');
       return ok(request, 'EMAIL_VERIFIED', { user: publicUser(result.user), bonus_tokens: result.bonus });
     },

@@ -11,7 +11,6 @@ import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/
 import { HttpError } from '../../lib/errors';
 import { translate, type MessageKey } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
-import { balanceOf } from '../../ledger/ledger';
 import { catalogue } from '../../content/catalogue';
 import { createTask, deleteOwnTask, failureDetails, findOwnTask, listOwnTasks, taskDetails } from '../../content/tasks';
 import { publicTask } from '../../content/present';
@@ -35,11 +34,15 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const { user } = currentUser(request);
     await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
-    const created = await createTask(
-      db,
-      { userId: user.id, locale: request.locale, idempotencyKey: key, request: body, support: app.generation.support, prices: app.generation.prices, onlyView },
-      () => balanceOf(db, user.id),
-    );
+    const created = await createTask(db, app.ledger, {
+      userId: user.id,
+      locale: request.locale,
+      idempotencyKey: key,
+      request: body,
+      support: app.generation.support,
+      prices: app.generation.prices,
+      onlyView,
+    });
     if (!created.replayed) app.generation.wake();
     return {
       code: 200,

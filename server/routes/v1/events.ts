@@ -1,4 +1,4 @@
-// GET /api/v1/events?ticket=…: the seller's task events as server-sent events (SPEC §4
+// GET /api/v1/events?ticket=…: the seller's task and wallet events as server-sent events (SPEC §4
 // notifications). A comment every 25 s keeps proxies from closing an idle stream. Open streams
 // are ended when the app closes (preClose: the HTTP server waits for them before it can close).
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { contentResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
 import { redeemTicket } from '../../content/tickets';
 import type { TaskEvent } from '../../../contract/content';
+import type { WalletEvent } from '../../../contract/billing';
 
 const KEEP_ALIVE_MS = 25_000;
 
@@ -42,7 +43,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         'x-request-id': request.id,
       });
       raw.write('retry: 5000\n: connected\n\n');
-      const send = (event: TaskEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      const send = (event: TaskEvent | WalletEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       app.generation.events.on(userId, send);
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       const end = () => {

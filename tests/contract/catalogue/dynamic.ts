@@ -8,6 +8,7 @@ import { MATERIAL_SECTIONS } from '../../../contract/assets';
 import { SHOE_PARAMS } from '../../../contract/materials';
 import { ROUTES } from '../../../src/config/paths';
 import { COLOUR_NAMES } from '../../../server/studio/palette';
+import { LEDGER_TYPES, PAYMENT_METHODS } from '../../../contract/billing';
 
 /** Keys named elsewhere by a short name: a server message by its bare key, a rule by rule('…'). */
 export const NAMED_ELSEWHERE = { 'messages.*': 'messages', 'rules.*': 'rules' } as const;
@@ -45,6 +46,10 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   'history.tasks.note.*': SHOWN_STATUSES,
   'history.material.*': ['edit_size_invalid', 'del_size_invalid', 'retry_size_invalid', 'download_size_invalid'],
   'history.material.sections.*': MATERIAL_SECTIONS,
+  'recharge.methods.*': PAYMENT_METHODS,
+  // A failed or cancelled payment's text (RechargeResultPage).
+  'recharge.alerts.*': ['cancelled', 'expired', 'invalidStatus'],
+  'consumption.types.*': LEDGER_TYPES,
   // The server
   'shoeCategories.*': ['sneakers', 'shoes', 'heels', 'sandals', 'ankle_boots', 'boots'],
   'mail.task.subject.*': [...FINISHED, 'failed'],

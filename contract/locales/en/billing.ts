@@ -1,0 +1,71 @@
+import type { Translated } from '../shape';
+import type ru from '../ru/billing';
+
+const billing: Translated<typeof ru, 'en'> = {
+  recharge: {
+    balance: 'Balance',
+    packs: 'Token packs',
+    pack_one: '{{count}} token',
+    pack_other: '{{count}} tokens',
+    saving: 'save {{percent}}%',
+    history: 'Token history',
+    country: 'Country',
+    countryPlaceholder: 'Start typing a name',
+    countryNotFound: 'There is no such country in the list.',
+    method: 'Payment method',
+    methods: {
+      card_ru: 'Bank card (Russia)',
+      card_intl: 'International card',
+      yoomoney_ru: 'YooMoney',
+      sberpay_ru: 'SberPay',
+      tbank_ru: 'T-Pay',
+    },
+    total: 'To pay',
+    rate: 'Prices are in US dollars; in roubles at {{rate}} ₽ per $1. Exactly the amount shown is charged.',
+    submit: 'Go to payment',
+    redirecting: 'Opening the payment page…',
+    loading: 'Loading prices…',
+    loadFailed: 'The prices could not be loaded.',
+    retry: 'Try again',
+    offline: 'No network: you can top up when the connection is back.',
+    overlay: {
+      pending: 'Waiting for the payment to be confirmed…',
+      pendingHint: 'This usually takes a few seconds. You can close this page: the tokens arrive as soon as the payment is confirmed.',
+      home: 'Go home',
+      close: 'Close',
+    },
+    alerts: {
+      itemNotFound: 'Choose a token pack.',
+      redirectUrlNotFound: 'The payment service did not return a payment page. Nothing was charged; please try again.',
+      otherError: 'The payment could not be started: {{message}}',
+      invalidStatus: 'The payment did not go through: the bank or the payment service declined it. Nothing was charged.',
+      expired: 'The time to pay ran out. Nothing was charged; please start again.',
+      success_one: 'Payment received: {{count}} token was added to your balance.',
+      success_other: 'Payment received: {{count}} tokens were added to your balance.',
+      cancelled: 'The payment was cancelled. Nothing was charged.',
+      unknownPayment: 'This payment was not found. If you were charged, contact support and we will sort it out.',
+      noPayment: 'There is no payment waiting for a result. Start a top-up again.',
+      statusFailed: 'The payment’s result could not be read. We will try again in a few seconds.',
+    },
+  },
+  consumption: {
+    balance: 'Balance',
+    plan: 'Current plan',
+    noPlan: 'No subscription',
+    recharge: 'Top up',
+    loading: 'Loading the history…',
+    loadFailed: 'The history could not be loaded.',
+    empty: 'No token movements yet.',
+    loadMore: 'Show more',
+    noMore: 'That is every entry.',
+    types: {
+      top_up: 'Top-up',
+      content_generation: 'Content generation',
+      subscription: 'Subscription',
+      sign_up_bonus: 'Sign-up bonus',
+      refund: 'Refund',
+    },
+  },
+};
+
+export default billing;

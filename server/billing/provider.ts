@@ -1,0 +1,123 @@
+// The one interface every payment provider is used through (DESIGN §4 Billing): a one-off
+// payment for a token pack becomes a checkout the seller is redirected to; a payment's state can
+// be asked for at any time; a notification is verified and read into events. Payments, the ledger
+// and the routes know nothing else about a provider.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ChargeCurrency, PaymentMethod } from '../../contract/billing';
+
+export type { ChargeCurrency, PaymentMethod };
+
+export const PROVIDER_NAMES = ['sandbox', 'stripe', 'yookassa'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+export interface CheckoutRequest {
+  /** Our payment's id (a UUID): kept by the provider in metadata, and the request's idempotency key. */
+  paymentId: string;
+  userId: string;
+  /** Tokens the pack holds (for the description on the provider's page). */
+  tokens: number;
+  /** What the seller pays, in minor units of `currency` (cents, kopecks). */
+  amountMinor: number;
+  currency: ChargeCurrency;
+  method: PaymentMethod;
+  /** One line the provider shows on its page and in its dashboard, e.g. "SoleStudio: 300 tokens". */
+  description: string;
+  /** Where the seller's browser goes after paying (and, for a provider with one return URL, after anything). */
+  successUrl: string;
+  /** Where the seller's browser goes after leaving the provider's page without paying. */
+  cancelUrl: string;
+  /** The seller's language, for the provider's page. */
+  locale: string;
+  email?: string;
+}
+
+export interface Checkout {
+  /** The provider's id of what was created (a Checkout Session, a payment). */
+  providerPaymentId: string;
+  /** The provider's page the seller pays on. */
+  redirectUrl: string;
+}
+
+/** A payment as the provider sees it when asked. */
+export type RemoteState =
+  | { status: 'pending' }
+  | { status: 'succeeded'; amountMinor: number; currency: string }
+  | { status: 'failed'; reason: FailureReason };
+
+/** Why a payment did not go through: the seller declined or cancelled, the card was refused, time ran out. */
+export type FailureReason = 'declined' | 'canceled' | 'expired';
+
+export interface RemotePayment {
+  providerPaymentId: string;
+  /** Our payment id, from the provider's metadata (null when the provider lost it). */
+  paymentId: string | null;
+  state: RemoteState;
+  /** How much of it the provider has refunded so far, in minor units. */
+  refundedMinor: number;
+}
+
+/**
+ * What a verified notification says. `eventId` is the provider's id of the event, unique per
+ * provider: recorded once, so a repeated delivery changes nothing.
+ */
+export type PaymentEvent =
+  | { kind: 'succeeded'; eventId: string; providerPaymentId: string; paymentId: string | null; amountMinor: number; currency: string }
+  | { kind: 'failed'; eventId: string; providerPaymentId: string; paymentId: string | null; reason: FailureReason }
+  | {
+      kind: 'refunded';
+      eventId: string;
+      providerPaymentId: string;
+      paymentId: string | null;
+      /** The total refunded on this payment so far (not just this refund), in minor units. */
+      refundedMinor: number;
+    };
+
+export interface Notification {
+  /** The request body exactly as it arrived (a signature covers these bytes). */
+  body: Buffer;
+  headers: IncomingHttpHeaders;
+}
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** The methods this provider takes. */
+  readonly methods: readonly PaymentMethod[];
+  /** Creates the provider's checkout; idempotent per `paymentId`. */
+  createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /** Asks the provider about a payment (reconciliation, the status route while pending). */
+  retrieve(providerPaymentId: string): Promise<RemotePayment>;
+  /**
+   * Verifies a notification and reads what it says. Throws NotificationRejected when it cannot
+   * be trusted (a bad signature, a payment the provider does not confirm). An event of a kind
+   * payments do not follow reads as an empty list.
+   */
+  parseNotification(notification: Notification): Promise<PaymentEvent[]>;
+}
+
+/** The provider could not be reached or failed (a timeout, a network error, a 5xx, a 429): try again later. */
+export class ProviderUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderUnavailable';
+  }
+}
+
+/** The provider refused the request itself (a 4xx: bad credentials, bad parameters): retrying will not help. */
+export class ProviderRefused extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ProviderRefused';
+  }
+}
+
+/** A notification that cannot be trusted; answered 400 and nothing is credited. */
+export class NotificationRejected extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotificationRejected';
+  }
+}

@@ -1,0 +1,220 @@
+// The payment sandbox: the embedded default for both the card and the local provider when no keys
+// are set, so `npm start` shows the whole top-up with no money moving. It behaves like a hosted
+// provider: a checkout page of its own (served by pages.ts), its own books (sandbox_checkouts),
+// and signed notifications to our webhook that arrive after the seller is sent back, and twice.
+import crypto from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { sandboxCheckouts } from '../../db/schema';
+import {
+  NotificationRejected,
+  ProviderRefused,
+  type FailureReason,
+  type Notification,
+  type PaymentEvent,
+  type PaymentProvider,
+  type RemotePayment,
+} from '../provider';
+import { PAYMENT_METHODS } from '../../../contract/billing';
+
+export type SandboxCheckout = typeof sandboxCheckouts.$inferSelect;
+
+/** The sandbox's notification body. */
+interface SandboxEvent {
+  id: string;
+  type: 'payment.succeeded' | 'payment.failed' | 'payment.refunded';
+  created: number;
+  data: { checkout_id: string; payment_id: string; amount_minor: number; currency: string; reason?: FailureReason; refunded_minor?: number };
+}
+
+export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
+/** A notification signed longer ago than this is refused (a replay). */
+const SIGNATURE_TOLERANCE_S = 300;
+
+export interface SandboxOptions {
+  db: Database;
+  /** The key notifications are signed with (shared by every node). */
+  secret: Uint8Array;
+  /** Where a checkout's page is: `${pagesUrl}/${id}`. */
+  pagesUrl: string;
+  /** Sends a signed notification to our webhook; resolves with the HTTP status it was answered. */
+  deliver(notification: { body: string; headers: Record<string, string> }): Promise<number>;
+  /** Milliseconds before the first delivery and before its repeat (a provider is late, and says things twice). */
+  deliveryDelaysMs?: readonly number[];
+  now?: () => Date;
+}
+
+export interface Sandbox extends PaymentProvider {
+  /** A checkout as its page shows it. */
+  find(id: string): Promise<SandboxCheckout | undefined>;
+  /** The seller paid on the page: a card that declines is refused instead. */
+  pay(id: string): Promise<SandboxCheckout | undefined>;
+  /** The payment was refused (the decline button, a declining test card). */
+  decline(id: string): Promise<SandboxCheckout | undefined>;
+  /** The seller left the page without paying. */
+  cancel(id: string): Promise<SandboxCheckout | undefined>;
+  /** Refunds part or all of a paid checkout, as an operator would from a dashboard. */
+  refund(id: string, amountMinor?: number): Promise<SandboxCheckout | undefined>;
+  /** Notifications not yet delivered settle (tests and a clean shutdown). */
+  idle(): Promise<void>;
+  /** Stops delivering (the server closes). */
+  close(): void;
+}
+
+function sign(secret: Uint8Array, timestamp: number, body: string): string {
+  return crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+/** The sandbox for `name`'s methods (the card provider's or the local provider's). */
+export function sandboxProvider(options: SandboxOptions): Sandbox {
+  const { db, secret } = options;
+  const now = options.now ?? (() => new Date());
+  const delays = options.deliveryDelaysMs ?? [800, 2500];
+  const inFlight = new Set<Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const find = async (id: string) => {
+    const [row] = await db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, id));
+    return row;
+  };
+
+  const notify = (event: SandboxEvent) => {
+    const body = JSON.stringify(event);
+    for (const delay of delays) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (closed) return;
+        const timestamp = Math.floor(now().getTime() / 1000);
+        const headers = { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: `t=${timestamp},v1=${sign(secret, timestamp, body)}` };
+        const delivery = options
+          .deliver({ body, headers })
+          .then(() => undefined)
+          // An undelivered notification is not lost: reconciliation asks the sandbox itself.
+          .catch(() => undefined)
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+      }, delay);
+      timer.unref();
+      timers.add(timer);
+    }
+  };
+
+  const eventOf = (row: SandboxCheckout, type: SandboxEvent['type'], extra: Partial<SandboxEvent['data']> = {}): SandboxEvent => ({
+    id: `evt_sbx_${crypto.randomUUID().replaceAll('-', '')}`,
+    type,
+    created: Math.floor(now().getTime() / 1000),
+    data: { checkout_id: row.id, payment_id: row.paymentId, amount_minor: row.amountMinor, currency: row.currency, ...extra },
+  });
+
+  /** Ends a pending checkout; nothing when it already ended. */
+  const end = async (id: string, status: 'succeeded' | 'canceled', reason: FailureReason | null) => {
+    const [row] = await db
+      .update(sandboxCheckouts)
+      .set({ status, reason })
+      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, 'pending')))
+      .returning();
+    if (row) notify(status === 'succeeded' ? eventOf(row, 'payment.succeeded') : eventOf(row, 'payment.failed', { reason: reason ?? 'declined' }));
+    return row ?? (await find(id));
+  };
+
+  const stateOf = (row: SandboxCheckout): RemotePayment['state'] => {
+    if (row.status === 'succeeded') return { status: 'succeeded', amountMinor: row.amountMinor, currency: row.currency };
+    if (row.status === 'canceled') return { status: 'failed', reason: (row.reason as FailureReason | null) ?? 'canceled' };
+    return { status: 'pending' };
+  };
+
+  return {
+    name: 'sandbox',
+    methods: PAYMENT_METHODS,
+
+    async createCheckout(request) {
+      const id = `sbx_${request.paymentId.replaceAll('-', '')}`;
+      // Idempotent per payment, as a provider is per idempotency key.
+      await db
+        .insert(sandboxCheckouts)
+        .values({
+          id,
+          paymentId: request.paymentId,
+          method: request.method,
+          amountMinor: request.amountMinor,
+          currency: request.currency,
+          description: request.description,
+          successUrl: request.successUrl,
+          cancelUrl: request.cancelUrl,
+          locale: request.locale,
+        })
+        .onConflictDoNothing();
+      return { providerPaymentId: id, redirectUrl: `${options.pagesUrl}/${id}` };
+    },
+
+    async retrieve(providerPaymentId) {
+      const row = await find(providerPaymentId);
+      if (!row) throw new ProviderRefused(`No such checkout: ${providerPaymentId}`, 'not_found');
+      return { providerPaymentId: row.id, paymentId: row.paymentId, state: stateOf(row), refundedMinor: row.refundedMinor };
+    },
+
+    async parseNotification(notification: Notification): Promise<PaymentEvent[]> {
+      const header = notification.headers[SANDBOX_SIGNATURE_HEADER];
+      const parts = new Map(
+        String(header ?? '')
+          .split(',')
+          .map((part) => part.split('=', 2) as [string, string]),
+      );
+      const timestamp = Number(parts.get('t'));
+      const signature = parts.get('v1') ?? '';
+      const body = notification.body.toString('utf8');
+      const expected = Number.isFinite(timestamp) ? sign(secret, timestamp, body) : '';
+      if (!expected || signature.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
+        throw new NotificationRejected('the signature does not match');
+      }
+      if (Math.abs(now().getTime() / 1000 - timestamp) > SIGNATURE_TOLERANCE_S) throw new NotificationRejected('the signature is too old');
+      let event: SandboxEvent;
+      try {
+        event = JSON.parse(body) as SandboxEvent;
+      } catch {
+        throw new NotificationRejected('the body is not JSON');
+      }
+      const { data } = event;
+      const common = { eventId: event.id, providerPaymentId: data.checkout_id, paymentId: data.payment_id };
+      switch (event.type) {
+        case 'payment.succeeded':
+          return [{ kind: 'succeeded', ...common, amountMinor: data.amount_minor, currency: data.currency }];
+        case 'payment.failed':
+          return [{ kind: 'failed', ...common, reason: data.reason ?? 'declined' }];
+        case 'payment.refunded':
+          return [{ kind: 'refunded', ...common, refundedMinor: data.refunded_minor ?? 0 }];
+        default:
+          return [];
+      }
+    },
+
+    find,
+    pay: (id) => end(id, 'succeeded', null),
+    decline: (id) => end(id, 'canceled', 'declined'),
+    cancel: (id) => end(id, 'canceled', 'canceled'),
+
+    async refund(id, amountMinor) {
+      const [row] = await db
+        .update(sandboxCheckouts)
+        .set({ refundedMinor: sql`least(${sandboxCheckouts.amountMinor}, ${sandboxCheckouts.refundedMinor} + ${amountMinor ?? sql`${sandboxCheckouts.amountMinor}`})` })
+        .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, 'succeeded')))
+        .returning();
+      if (row) notify(eventOf(row, 'payment.refunded', { refunded_minor: row.refundedMinor }));
+      return row;
+    },
+
+    async idle() {
+      while (timers.size > 0 || inFlight.size > 0) {
+        await Promise.all(inFlight);
+        if (timers.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+
+    close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

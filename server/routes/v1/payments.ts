@@ -1,0 +1,82 @@
+// /api/v1/payment (SPEC §7 Local payment provider: payment status): a seller's payment as it
+// stands (pending, completed or failed), under the page's name for its provider (`localpay`, or
+// `card`), and the webhooks each provider notifies. A notification is read from its exact bytes
+// (a signature covers them) and trusted only as the provider's adapter verifies it.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { paymentResponses } from '../../../contract/responses';
+import { CLIENT_PROVIDERS, type Payment } from '../../../contract/billing';
+import { translate } from '../../lib/i18n';
+import { HttpError } from '../../lib/errors';
+import { currentUser } from '../../plugins/auth';
+import { NotificationRejected, PROVIDER_NAMES } from '../../billing/provider';
+import type { PaymentRow } from '../../billing/payments';
+
+/** A notification is small; anything larger is not one. */
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+function paymentView(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    status: row.status,
+    token_amount: row.tokens,
+    amount: row.amountMinor,
+    currency: row.currency as Payment['currency'],
+    method: row.method as Payment['method'],
+    failure_reason: (row.failureReason as Payment['failure_reason']) ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/:provider/status/:id',
+    {
+      schema: {
+        summary: 'A payment’s status: pending, completed or failed',
+        tags: ['payments'],
+        security: [{ bearer: [] }],
+        params: z.object({ provider: z.enum(CLIENT_PROVIDERS), id: z.uuid() }),
+        response: paymentResponses.status,
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { user } = currentUser(request);
+      const payment = await app.billing.payments.statusOf(user.id, request.params.id);
+      if (!payment) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      return { code: 200, message: translate(request.locale, 'OK'), data: paymentView(payment) };
+    },
+  );
+
+  await app.register(async (webhooks) => {
+    // Every provider notifies in JSON; its body is kept as the bytes that arrived.
+    webhooks.removeAllContentTypeParsers();
+    webhooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+    webhooks.withTypeProvider<ZodTypeProvider>().post(
+      '/webhooks/:provider',
+      {
+        schema: {
+          summary: 'Notifications from a payment provider (sandbox, stripe, yookassa)',
+          tags: ['payments'],
+          params: z.object({ provider: z.enum(PROVIDER_NAMES) }),
+          response: paymentResponses.webhook,
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        try {
+          const changed = await app.billing.payments.notify(request.params.provider, { body, headers: request.headers });
+          return { code: 200, message: translate(request.locale, 'OK'), data: { changed } };
+        } catch (error) {
+          if (error instanceof NotificationRejected) {
+            request.log.warn({ provider: request.params.provider, reason: error.message }, 'a payment notification was rejected');
+            throw new HttpError(400, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED', { reason: error.message });
+          }
+          throw error;
+        }
+      },
+    );
+  });
+};
