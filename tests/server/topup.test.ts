@@ -3,6 +3,7 @@
 // late, twice, out of order, forged or never, refunds, the consumption history and its paging —
 // and after each, a balance that equals the ledger's sum.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +17,7 @@ const sellers: Record<string, { token: string; id: string }> = {};
 
 beforeAll(async () => {
   t = await createTestApp({ SANDBOX_NOTIFY_DELAY_MS: '30', PUBLIC_URL: 'http://shop.test' });
-  for (const name of ['anna', 'boris', 'clara', 'dmitri', 'elena', 'fedor']) sellers[name] = await signedInSeller(t, name);
+  for (const name of ['anna', 'boris', 'clara', 'dmitri', 'elena', 'fedor', 'hanna', 'ivan']) sellers[name] = await signedInSeller(t, name);
 });
 afterAll(async () => {
   await t?.close();
@@ -166,7 +167,7 @@ describe('a top-up through the sandbox', () => {
   });
 
   it('refuses what is not on the price list or not a method of the provider, and starts nothing', async () => {
-    const count = async () => (await t.app.database.db.select().from(payments).where(eq(payments.userId, sellers.dmitri!.id))).length;
+    const count = async () => (await t.app.database.db.select().from(payments).where(eq(payments.userId, sellers.ivan!.id))).length;
     const cases: [Record<string, unknown>, number, string | null][] = [
       [{ token_amount: 250, pm_id: 'card_ru', payment_provider: 'localpay' }, 400, 'UNKNOWN_PACK'],
       [{ token_amount: 300, pm_id: 'card_ru', payment_provider: 'localpay', currency: 'EUR' }, 400, null],
@@ -177,7 +178,7 @@ describe('a top-up through the sandbox', () => {
       [{ token_amount: -100, pm_id: 'card_ru', payment_provider: 'localpay' }, 400, null],
     ];
     for (const [body, code, error] of cases) {
-      const answer = await topUp('dmitri', body);
+      const answer = await topUp('ivan', body);
       expect(answer.statusCode, JSON.stringify(body)).toBe(code);
       if (error) expect(answer.json().error).toBe(error);
       expect(answer.json().message).toBeTruthy();
@@ -185,7 +186,7 @@ describe('a top-up through the sandbox', () => {
     const english = await t.app.inject({
       method: 'POST',
       url: '/api/v1/tokens/topup',
-      headers: { ...auth('dmitri'), 'accept-language': 'en' },
+      headers: { ...auth('ivan'), 'accept-language': 'en' },
       payload: { token_amount: 250, currency: 'USD', pm_id: 'card_ru', payment_provider: 'localpay' },
     });
     expect(english.json().message).toBe('This token pack is not on the price list. Choose a pack from the list.');
@@ -348,22 +349,49 @@ describe('notifications', () => {
   });
 });
 
+describe('the seller’s event stream', () => {
+  it('says the new balance when a top-up lands', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const ticket = (await t.app.inject({ method: 'POST', url: '/api/v1/content/events/ticket', headers: auth('fedor') })).json().data.ticket;
+    let text = '';
+    const request = http.get(`${base}/api/v1/events?ticket=${encodeURIComponent(ticket)}`, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+    });
+    try {
+      await expect.poll(() => text).toContain(': connected');
+      const { page } = await startCheckout('fedor', 300, 'tbank_ru');
+      await t.app.inject({ method: 'POST', url: `${page}/pay` });
+      await t.app.billing.sandbox!.idle();
+      const expected = await balance('fedor');
+      await expect.poll(() => text).toContain(`event: wallet_updated\ndata: {"type":"wallet_updated","total_tokens":${expected}}`);
+    } finally {
+      request.destroy();
+    }
+  });
+});
+
 describe('the consumption history', () => {
   it('lists every ledger entry newest first, paged, and only the seller’s own', async () => {
-    const first = await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history?page=1&page_size=2', headers: auth('anna') });
+    for (const method of ['card_intl', 'sberpay_ru']) {
+      const { page } = await startCheckout('hanna', 100, method);
+      await t.app.inject({ method: 'POST', url: `${page}/pay`, ...form(GOOD_CARD) });
+    }
+    await t.app.billing.sandbox!.idle();
+    const first = await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history?page=1&page_size=2', headers: auth('hanna') });
     expect(first.statusCode).toBe(200);
     const body = first.json();
     expect(body.data).toHaveLength(2);
-    expect(body.meta.total).toBe(await t.app.database.db.$count(ledger, eq(ledger.userId, sellers.anna!.id)));
+    expect(body.meta.total).toBe(await t.app.database.db.$count(ledger, eq(ledger.userId, sellers.hanna!.id)));
     expect(body.meta.total_pages).toBe(Math.ceil(body.meta.total / 2));
-    const all = await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history?page_size=100', headers: auth('anna') });
+    const all = await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history?page_size=100', headers: auth('hanna') });
     const entries = all.json().data as { type: string; amount: number; created_at: string }[];
     expect(entries.map((entry) => entry.type)).toContain('sign_up_bonus');
     expect(entries.map((entry) => entry.type)).toContain('top_up');
-    expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(await balance('anna'));
+    expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(await balance('hanna'));
     const times = entries.map((entry) => Date.parse(entry.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history?page=0', headers: auth('anna') })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/tokens/history?page=0', headers: auth('hanna') })).statusCode).toBe(400);
   });
 });
