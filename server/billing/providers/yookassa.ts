@@ -1,0 +1,215 @@
+// The local provider, YooKassa (API v3), through a small client of its own (there is no official
+// Node SDK): Basic auth with the shop's id and secret key, an Idempotence-Key on every POST (the
+// payment's id, so a retried create never makes a second payment), and retries of what YooKassa
+// says to retry (202 with retry_after, 429, 5xx, network failures) with the same key. YooKassa does
+// not sign its notifications, so nothing in one is trusted: the payment or refund it names is
+// read back from the API and that answer is what counts.
+import {
+  NotificationRejected,
+  ProviderRefused,
+  ProviderUnavailable,
+  type FailureReason,
+  type PaymentEvent,
+  type PaymentMethod,
+  type PaymentProvider,
+  type RemotePayment,
+} from '../provider';
+import { retryDelayMs as backoff } from '../../../contract/backoff';
+
+export interface YooKassaOptions {
+  shopId: string;
+  secretKey: string;
+  apiUrl?: string;
+  timeoutMs?: number;
+  /** The wait before retry `attempt` (1-based) when the answer gives none. */
+  retryDelayMs?: (attempt: number) => number;
+  /** Tries of one request before giving up as unavailable. */
+  attempts?: number;
+}
+
+/** SPEC's methods as YooKassa's payment_method_data.type. */
+const METHOD_TYPES: Partial<Record<PaymentMethod, string>> = {
+  card_ru: 'bank_card',
+  yoomoney_ru: 'yoo_money',
+  sberpay_ru: 'sberbank',
+  tbank_ru: 'tinkoff_bank',
+};
+
+interface Amount {
+  value: string;
+  currency: string;
+}
+
+interface YooPayment {
+  id: string;
+  status: 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
+  amount: Amount;
+  refunded_amount?: Amount;
+  confirmation?: { type: string; confirmation_url?: string };
+  metadata?: Record<string, string>;
+  cancellation_details?: { party: string; reason: string };
+}
+
+interface YooRefund {
+  id: string;
+  payment_id: string;
+  status: 'pending' | 'succeeded' | 'canceled';
+  amount: Amount;
+}
+
+interface YooError {
+  type: 'error';
+  id?: string;
+  code?: string;
+  description?: string;
+  parameter?: string;
+}
+
+/** '1234.50' → 123450. */
+const toMinor = (amount: Amount | undefined) => (amount ? Math.round(Number(amount.value) * 100) : 0);
+const fromMinor = (minor: number) => (minor / 100).toFixed(2);
+
+const EXPIRED = new Set(['expired_on_confirmation', 'expired_on_capture']);
+const CANCELED = new Set(['canceled_by_merchant', 'canceled_by_user', 'permission_revoked', 'deal_expired']);
+
+function failureOf(payment: YooPayment): FailureReason {
+  const reason = payment.cancellation_details?.reason ?? '';
+  if (EXPIRED.has(reason)) return 'expired';
+  if (CANCELED.has(reason) || payment.cancellation_details?.party === 'merchant') return 'canceled';
+  return 'declined';
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
+  const apiUrl = (options.apiUrl ?? 'https://api.yookassa.ru/v3').replace(/\/+$/, '');
+  const authorization = `Basic ${Buffer.from(`${options.shopId}:${options.secretKey}`).toString('base64')}`;
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const attempts = options.attempts ?? 4;
+  const delay = options.retryDelayMs ?? ((attempt: number) => backoff(attempt, { firstMs: 500, longestMs: 5_000, jitter: 0.2 }));
+
+  /** One API call, retried as YooKassa asks; the parsed answer of a 200. */
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, idempotenceKey?: string): Promise<T> {
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+      let response: Response;
+      try {
+        response = await fetch(`${apiUrl}${path}`, {
+          method,
+          headers: {
+            authorization,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(idempotenceKey ? { 'idempotence-key': idempotenceKey } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        lastProblem = error instanceof Error ? error.message : String(error);
+        if (attempt < attempts) await sleep(delay(attempt));
+        continue;
+      }
+      const text = await response.text().catch(() => '');
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = null;
+      }
+      if (response.status === 200) {
+        if (parsed === null || typeof parsed !== 'object') throw new ProviderUnavailable(`YooKassa answered ${path} with something that is not JSON`);
+        return parsed as T;
+      }
+      const error = (parsed ?? {}) as YooError & { retry_after?: number };
+      if (response.status === 202 || response.status === 429 || response.status >= 500) {
+        lastProblem = `HTTP ${response.status} ${error.code ?? ''} ${error.description ?? ''}`.trim();
+        if (attempt < attempts) await sleep(typeof error.retry_after === 'number' ? error.retry_after : delay(attempt));
+        continue;
+      }
+      throw new ProviderRefused(`YooKassa: ${error.description ?? `HTTP ${response.status}`}${error.parameter ? ` (${error.parameter})` : ''}`, error.code ?? `http_${response.status}`);
+    }
+    throw new ProviderUnavailable(`YooKassa did not answer ${method} ${path}: ${lastProblem}`);
+  }
+
+  const remoteOf = (payment: YooPayment): RemotePayment => ({
+    providerPaymentId: payment.id,
+    paymentId: payment.metadata?.payment_id ?? null,
+    state:
+      payment.status === 'succeeded'
+        ? { status: 'succeeded', amountMinor: toMinor(payment.amount), currency: payment.amount.currency }
+        : payment.status === 'canceled'
+          ? { status: 'failed', reason: failureOf(payment) }
+          : { status: 'pending' },
+    refundedMinor: toMinor(payment.refunded_amount),
+  });
+
+  /** Reads an object a notification names; one the API does not know makes the notification untrusted. */
+  async function confirmed<T>(path: string): Promise<T> {
+    try {
+      return await call<T>('GET', path);
+    } catch (error) {
+      if (error instanceof ProviderRefused) throw new NotificationRejected(`YooKassa does not confirm ${path}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  return {
+    name: 'yookassa',
+    methods: Object.keys(METHOD_TYPES) as PaymentMethod[],
+
+    async createCheckout(request) {
+      const type = METHOD_TYPES[request.method];
+      if (!type) throw new ProviderRefused(`YooKassa does not take ${request.method}`);
+      if (request.currency !== 'RUB') throw new ProviderRefused(`YooKassa charges roubles, not ${request.currency}`);
+      const payment = await call<YooPayment>(
+        'POST',
+        '/payments',
+        {
+          amount: { value: fromMinor(request.amountMinor), currency: 'RUB' },
+          capture: true,
+          confirmation: { type: 'redirect', return_url: request.successUrl, locale: request.locale === 'ru' ? 'ru_RU' : 'en_US' },
+          payment_method_data: { type },
+          description: request.description.slice(0, 128),
+          metadata: { payment_id: request.paymentId, user_id: request.userId },
+        },
+        request.paymentId,
+      );
+      const url = payment.confirmation?.confirmation_url;
+      if (!url) throw new ProviderRefused(`YooKassa answered payment ${payment.id} without a page to pay on`);
+      return { providerPaymentId: payment.id, redirectUrl: url };
+    },
+
+    async retrieve(providerPaymentId) {
+      return remoteOf(await call<YooPayment>('GET', `/payments/${encodeURIComponent(providerPaymentId)}`));
+    },
+
+    async parseNotification(notification): Promise<PaymentEvent[]> {
+      let body: { type?: unknown; event?: unknown; object?: { id?: unknown } };
+      try {
+        body = JSON.parse(notification.body.toString('utf8')) as typeof body;
+      } catch {
+        throw new NotificationRejected('the notification is not JSON');
+      }
+      const event = typeof body.event === 'string' ? body.event : '';
+      const id = typeof body.object?.id === 'string' ? body.object.id : '';
+      if (body.type !== 'notification' || !event || !id) throw new NotificationRejected('the body is not a YooKassa notification');
+      const eventId = `${event}:${id}`;
+
+      if (event === 'payment.succeeded' || event === 'payment.canceled' || event === 'payment.waiting_for_capture') {
+        const remote = remoteOf(await confirmed<YooPayment>(`/payments/${encodeURIComponent(id)}`));
+        const common = { eventId: `${eventId}:${remote.state.status}`, providerPaymentId: remote.providerPaymentId, paymentId: remote.paymentId };
+        if (remote.state.status === 'succeeded') return [{ kind: 'succeeded', ...common, amountMinor: remote.state.amountMinor, currency: remote.state.currency }];
+        if (remote.state.status === 'failed') return [{ kind: 'failed', ...common, reason: remote.state.reason }];
+        return [];
+      }
+      if (event === 'refund.succeeded') {
+        const refund = await confirmed<YooRefund>(`/refunds/${encodeURIComponent(id)}`);
+        if (refund.status !== 'succeeded') return [];
+        const remote = remoteOf(await confirmed<YooPayment>(`/payments/${encodeURIComponent(refund.payment_id)}`));
+        return [{ kind: 'refunded', eventId, providerPaymentId: remote.providerPaymentId, paymentId: remote.paymentId, refundedMinor: remote.refundedMinor }];
+      }
+      return [];
+    },
+  };
+}

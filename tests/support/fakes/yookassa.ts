@@ -1,0 +1,281 @@
+// A local stand-in for YooKassa's API v3, speaking its protocol for what the local provider uses:
+// HTTP Basic auth with the shop's id and secret key, an Idempotence-Key required on every POST
+// (the same key and body answer the same object; the same key with another body is refused),
+// validation errors naming the parameter, YooKassa's error objects, 202 "still processing" with
+// retry_after, payments and refunds as its API returns them, and unsigned notifications. Tests
+// drive what a payer and the shop's dashboard would do — pay, cancel, refund — and get what
+// YooKassa would notify.
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface Amount {
+  value: string;
+  currency: string;
+}
+
+export interface YooKassaPayment {
+  id: string;
+  status: 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
+  paid: boolean;
+  amount: Amount;
+  income_amount?: Amount;
+  refunded_amount?: Amount;
+  description?: string;
+  recipient: { account_id: string; gateway_id: string };
+  payment_method: { type: string; id: string; saved: boolean };
+  created_at: string;
+  captured_at?: string;
+  confirmation: { type: 'redirect'; confirmation_url: string; return_url: string };
+  test: true;
+  refundable: boolean;
+  metadata: Record<string, string>;
+  cancellation_details?: { party: string; reason: string };
+}
+
+interface Refund {
+  id: string;
+  payment_id: string;
+  status: 'succeeded';
+  amount: Amount;
+  created_at: string;
+}
+
+interface Notification {
+  type: 'notification';
+  event: string;
+  object: object;
+}
+
+const METHOD_TYPES = new Set(['bank_card', 'yoo_money', 'sberbank', 'tinkoff_bank', 'sbp']);
+/** YooKassa's ids: 36 characters, hex groups. */
+const yooId = () => {
+  const hex = crypto.randomBytes(16).toString('hex');
+  return `${hex.slice(0, 8)}-000f-5000-${hex.slice(12, 16)}-${hex.slice(16, 28)}`;
+};
+const toMinor = (amount: Amount) => Math.round(Number(amount.value) * 100);
+const fromMinor = (minor: number) => (minor / 100).toFixed(2);
+
+export async function startFakeYooKassa(options: { shopId?: string; secretKey?: string; notificationUrl?: string } = {}) {
+  const shopId = options.shopId ?? String(100_000 + crypto.randomInt(800_000));
+  const secretKey = options.secretKey ?? `test_${crypto.randomBytes(18).toString('base64url')}`;
+  const payments = new Map<string, YooKassaPayment>();
+  const refunds = new Map<string, Refund>();
+  const keys = new Map<string, { body: string; status: number; answer: string }>();
+  const failures: { status: number; code: string; description: string }[] = [];
+  const processing: number[] = [];
+  let stalls = 0;
+  const hanging = new Set<http.ServerResponse>();
+  const deliveries: { event: string; status: number }[] = [];
+  let origin = '';
+
+  const send = (response: http.ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  const error = (response: http.ServerResponse, status: number, code: string, description: string, parameter?: string) =>
+    send(response, status, { type: 'error', id: yooId(), code, description, ...(parameter ? { parameter } : {}) });
+
+  const notification = (event: string, object: object) => ({
+    body: Buffer.from(JSON.stringify({ type: 'notification', event, object } satisfies Notification)),
+    headers: { 'content-type': 'application/json' },
+  });
+  const notify = (event: string, object: object): Notification => {
+    if (options.notificationUrl) {
+      const { body, headers } = notification(event, object);
+      void fetch(options.notificationUrl, { method: 'POST', body, headers })
+        .then((answer) => deliveries.push({ event, status: answer.status }))
+        .catch(() => deliveries.push({ event, status: 0 }));
+    }
+    return { type: 'notification', event, object: { ...object } };
+  };
+
+  const validAmount = (amount: unknown): amount is Amount =>
+    typeof amount === 'object' && amount !== null && typeof (amount as Amount).value === 'string' && /^\d+(\.\d{1,2})?$/.test((amount as Amount).value) &&
+    Number((amount as Amount).value) > 0 && /^[A-Z]{3}$/.test(String((amount as Amount).currency));
+
+  const createPayment = (body: Record<string, unknown>, response: http.ServerResponse) => {
+    if (!validAmount(body.amount)) return error(response, 400, 'invalid_request', 'Invalid amount value', 'amount');
+    const confirmation = body.confirmation as { type?: string; return_url?: string } | undefined;
+    if (confirmation?.type !== 'redirect' || !confirmation.return_url) {
+      return error(response, 400, 'invalid_request', 'Confirmation type redirect requires return_url', 'confirmation.return_url');
+    }
+    const method = (body.payment_method_data as { type?: string } | undefined)?.type;
+    if (method !== undefined && !METHOD_TYPES.has(method)) return error(response, 400, 'invalid_request', `Invalid payment_method_data.type: ${method}`, 'payment_method_data.type');
+    if (typeof body.description === 'string' && body.description.length > 128) {
+      return error(response, 400, 'invalid_request', 'Description is too long', 'description');
+    }
+    const id = yooId();
+    const payment: YooKassaPayment = {
+      id,
+      status: 'pending',
+      paid: false,
+      amount: body.amount,
+      description: body.description as string | undefined,
+      recipient: { account_id: shopId, gateway_id: String(crypto.randomInt(1_000_000, 9_999_999)) },
+      payment_method: { type: method ?? 'bank_card', id, saved: false },
+      created_at: new Date().toISOString(),
+      confirmation: { type: 'redirect', confirmation_url: `${origin}/checkout/payments/v2/contract?orderId=${id}`, return_url: confirmation.return_url },
+      test: true,
+      refundable: false,
+      metadata: (body.metadata ?? {}) as Record<string, string>,
+    };
+    payments.set(id, payment);
+    return send(response, 200, payment);
+  };
+
+  const createRefund = (body: Record<string, unknown>, response: http.ServerResponse) => {
+    const payment = payments.get(String(body.payment_id));
+    if (!payment) return error(response, 400, 'invalid_request', 'Payment not found', 'payment_id');
+    if (!validAmount(body.amount)) return error(response, 400, 'invalid_request', 'Invalid amount value', 'amount');
+    return send(response, 200, refund(payment, toMinor(body.amount)).object);
+  };
+
+  const api = (request: http.IncomingMessage, raw: string, response: http.ServerResponse) => {
+    const expected = `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
+    if (request.headers.authorization !== expected) {
+      return error(response, 401, 'invalid_credentials', 'Authentication by given credentials failed');
+    }
+    const failure = failures.shift();
+    if (failure) return error(response, failure.status, failure.code, failure.description);
+    const wait = processing.shift();
+    if (wait !== undefined) return send(response, 202, { type: 'processing', description: 'Request accepted, but not yet processed', retry_after: wait });
+    const url = new URL(request.url ?? '/', 'http://yookassa.local');
+    if (request.method === 'POST') {
+      const key = request.headers['idempotence-key'];
+      if (typeof key !== 'string' || key.length === 0 || key.length > 64) {
+        return error(response, 400, 'invalid_request', 'Idempotence key header is missing or invalid', 'Idempotence-Key');
+      }
+      const before = keys.get(`${url.pathname} ${key}`);
+      if (before && before.body !== raw) {
+        return error(response, 400, 'invalid_request', 'Idempotence key duplicated with different request body', 'Idempotence-Key');
+      }
+      if (before) {
+        response.writeHead(before.status, { 'content-type': 'application/json' });
+        return response.end(before.answer);
+      }
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return error(response, 400, 'invalid_request', 'Request body is not valid JSON');
+      }
+      const end = response.end.bind(response);
+      response.end = ((chunk: unknown) => {
+        keys.set(`${url.pathname} ${key}`, { body: raw, status: response.statusCode, answer: String(chunk) });
+        return end(chunk as string);
+      }) as typeof response.end;
+      if (url.pathname === '/v3/payments') return createPayment(body, response);
+      if (url.pathname === '/v3/refunds') return createRefund(body, response);
+    }
+    const one = /^\/v3\/(payments|refunds)\/([^/]+)$/.exec(url.pathname);
+    if (request.method === 'GET' && one) {
+      const found = one[1] === 'payments' ? payments.get(decodeURIComponent(one[2]!)) : refunds.get(decodeURIComponent(one[2]!));
+      if (!found) return error(response, 404, 'not_found', `${one[1] === 'payments' ? 'Payment' : 'Refund'} doesn't exist or access denied`);
+      return send(response, 200, found);
+    }
+    return error(response, 404, 'not_found', 'Incorrect request path');
+  };
+
+  /** The confirmation page, for trying the whole journey by hand against this stand-in. */
+  const page = (request: http.IncomingMessage, response: http.ServerResponse, id: string, action: string | null) => {
+    const payment = payments.get(id);
+    if (!payment) return send(response, 404, { error: 'not found' });
+    if (request.method === 'POST' && payment.status === 'pending') {
+      if (action === 'pay') control.succeed(id);
+      else control.cancel(id, action === 'decline' ? 'insufficient_funds' : 'canceled_by_user');
+      response.writeHead(303, { location: payment.confirmation.return_url });
+      return response.end();
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    const form = (name: string, label: string) => `<form method="post" action="?orderId=${id}&action=${name}"><button>${label}</button></form>`;
+    return response.end(`<!doctype html><meta charset="utf-8"><title>Тестовый платёж</title><h1>YooKassa test payment (local stand-in)</h1>
+<p>${payment.amount.value} ${payment.amount.currency} — ${payment.status}</p>${form('pay', 'Pay')}${form('decline', 'Decline')}${form('cancel', 'Cancel')}`);
+  };
+
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://yookassa.local');
+      if (url.pathname === '/checkout/payments/v2/contract') return page(request, response, url.searchParams.get('orderId') ?? '', url.searchParams.get('action'));
+      if (stalls > 0) {
+        stalls -= 1;
+        hanging.add(response);
+        return;
+      }
+      api(request, Buffer.concat(chunks).toString('utf8'), response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const paymentOf = (id: string) => {
+    const payment = payments.get(id);
+    if (!payment) throw new Error(`no payment ${id}`);
+    return payment;
+  };
+
+  function refund(payment: YooKassaPayment, minor?: number) {
+    const left = toMinor(payment.amount) - (payment.refunded_amount ? toMinor(payment.refunded_amount) : 0);
+    const amount = Math.min(left, minor ?? left);
+    const made: Refund = { id: yooId(), payment_id: payment.id, status: 'succeeded', amount: { value: fromMinor(amount), currency: payment.amount.currency }, created_at: new Date().toISOString() };
+    refunds.set(made.id, made);
+    const total = toMinor(payment.amount) - left + amount;
+    payment.refunded_amount = { value: fromMinor(total), currency: payment.amount.currency };
+    payment.refundable = total < toMinor(payment.amount);
+    return notify('refund.succeeded', made);
+  }
+
+  const control = {
+    /** The payer confirms; with capture the payment succeeds at once. */
+    succeed(id: string) {
+      const payment = paymentOf(id);
+      Object.assign(payment, { status: 'succeeded', paid: true, refundable: true, captured_at: new Date().toISOString() });
+      payment.income_amount = { value: fromMinor(Math.round(toMinor(payment.amount) * 0.965)), currency: payment.amount.currency };
+      return notify('payment.succeeded', payment);
+    },
+    /** The payment is cancelled: by the payer, their bank (`insufficient_funds`…) or time. */
+    cancel(id: string, reason = 'canceled_by_user') {
+      const payment = paymentOf(id);
+      const party = reason === 'canceled_by_merchant' ? 'merchant' : reason.startsWith('expired') ? 'yoo_money' : reason === 'canceled_by_user' ? 'yoo_money' : 'payment_network';
+      Object.assign(payment, { status: 'canceled', paid: false, cancellation_details: { party, reason } });
+      return notify('payment.canceled', payment);
+    },
+    /** A refund from the shop's dashboard: all that is left, or `amountMinor`. */
+    refund(id: string, amountMinor?: number) {
+      return refund(paymentOf(id), amountMinor);
+    },
+  };
+
+  return {
+    origin,
+    apiUrl: `${origin}/v3`,
+    shopId,
+    secretKey,
+    payments: payments as ReadonlyMap<string, YooKassaPayment>,
+    deliveries,
+    ...control,
+    /** A notification as YooKassa POSTs it: JSON, unsigned. */
+    notification,
+    /** The next `count` API requests answer this error. */
+    failNext(count: number, failure: { status: number; code: string; description: string }) {
+      for (let i = 0; i < count; i += 1) failures.push(failure);
+    },
+    /** The next `count` API requests answer 202 with this retry_after (ms). */
+    processingNext(count: number, retryAfterMs: number) {
+      for (let i = 0; i < count; i += 1) processing.push(retryAfterMs);
+    },
+    /** The next `count` API requests never answer (until close). */
+    stallNext(count: number) {
+      stalls += count;
+    },
+    close(): Promise<void> {
+      for (const response of hanging) response.destroy();
+      return new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
