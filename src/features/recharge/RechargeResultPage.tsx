@@ -36,7 +36,8 @@ export default function RechargeResultPage() {
   const [readFailed, setReadFailed] = useState(false);
 
   const fromAddress = new URLSearchParams(location.search).get('payment_id');
-  const kept = rememberedPayment();
+  // Read once: the payment kept before leaving is forgotten when any tab sees it end.
+  const [kept] = useState(rememberedPayment);
   const paymentId = fromAddress && uuid.safeParse(fromAddress).success ? fromAddress : (kept?.id ?? null);
   const provider: ClientProvider = kept?.id === paymentId && kept ? kept.provider : location.pathname === paths.recharge_result ? 'localpay' : 'card';
 
