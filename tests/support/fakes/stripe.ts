@@ -97,7 +97,7 @@ function parseForm(body: string): Json {
   return root;
 }
 
-export async function startFakeStripe(options: { secretKey?: string; webhookSecret?: string; webhookUrl?: string } = {}) {
+export async function startFakeStripe(options: { secretKey?: string; webhookSecret?: string; webhookUrl?: string; port?: number } = {}) {
   const secretKey = options.secretKey ?? `sk_test_${crypto.randomBytes(12).toString('hex')}`;
   const webhookSecret = options.webhookSecret ?? `whsec_${crypto.randomBytes(16).toString('hex')}`;
   const sessions = new Map<string, StripeSession>();
@@ -284,7 +284,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       api(request, Buffer.concat(chunks).toString('utf8'), response);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const sessionOf = (id: string) => {

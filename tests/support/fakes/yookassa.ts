@@ -56,7 +56,7 @@ const yooId = () => {
 const toMinor = (amount: Amount) => Math.round(Number(amount.value) * 100);
 const fromMinor = (minor: number) => (minor / 100).toFixed(2);
 
-export async function startFakeYooKassa(options: { shopId?: string; secretKey?: string; notificationUrl?: string } = {}) {
+export async function startFakeYooKassa(options: { shopId?: string; secretKey?: string; notificationUrl?: string; port?: number } = {}) {
   const shopId = options.shopId ?? String(100_000 + crypto.randomInt(800_000));
   const secretKey = options.secretKey ?? `test_${crypto.randomBytes(18).toString('base64url')}`;
   const payments = new Map<string, YooKassaPayment>();
@@ -207,7 +207,7 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
       api(request, Buffer.concat(chunks).toString('utf8'), response);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const paymentOf = (id: string) => {
