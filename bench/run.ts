@@ -10,10 +10,12 @@
 //     a CREATIVE_VIDEO ≤ 15 s (every scene); POST /content/generate p99 ≤ 100 ms at 20 clients
 //   - GET /content/tasks and /content/assets p99 ≤ 50 ms at 50 clients (1,000 tasks, 5,000
 //     results); a 50-file zip streaming within 1 s
+//   - buying tokens: POST /tokens/topup p99 ≤ 100 ms and a webhook credit p99 ≤ 50 ms at 20
+//     clients on PGlite; the /recharge page's own JavaScript ≤ 40 KB gzip, loaded only when opened
 //   - the server's idle resident memory after the first start (fresh data directory) and after
 //     a restart, which should be about the same
 // `npm run bench -- <section>…` runs only the named sections (web, start, capture, auth, studio,
-// tasks, generate, history); the server is always built and started once on a fresh directory.
+// tasks, generate, history, payments); the server is always built and started once on a fresh directory.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +28,7 @@ import { generateUnderLoad, sellerWithPhotos, sixViewTask, studioTimings } from 
 import { filesForNewest, historyUnderLoad, seedHistory, zipFirstBytes } from './lib/history';
 import { medianLighthouse } from './lib/lighthouse';
 import { pageJavaScript } from './lib/page-js';
+import { paymentsUnderLoad, rechargePageCost } from './lib/topup';
 import { ROOT, startServer } from './lib/server';
 import { openPglite, openPostgres, type Database } from '../server/db/client';
 
@@ -41,7 +44,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** `npm run bench -- history start`: only the named sections (every one when none is named). */
-const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history'] as const;
+const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -59,7 +62,7 @@ async function idleResident(server: { residentBytes(): number }) {
 const distDir = path.join(ROOT, 'dist');
 /** The files the critical-path figure adds up, listed after the table. */
 let criticalFiles: string[] = [];
-if (runs('web') || runs('capture')) {
+if (runs('web') || runs('capture') || runs('payments')) {
   console.log('Building the web app…');
   await build({ root: ROOT, logLevel: 'warn' });
 }
@@ -253,6 +256,34 @@ try {
 
   // Task and material history for a seller with 1,000 tasks and 5,000 results (issue 6), on each
   // database. PGlite is seeded while no server holds its directory.
+  // Buying tokens through the embedded sandbox, on PGlite: the API alone (RUN_JOBS=false), the
+  // sandbox's own notifications held back so the load's are the only ones.
+  if (runs('payments')) {
+    const recharge = rechargePageCost(distDir);
+    rows.push({
+      measure: 'JS opening /recharge adds after the workspace (gzip)',
+      value: `${kb(recharge.gzipBytes)} in ${recharge.files} files${recharge.inEntry ? ', on the landing page’s critical path' : ', loaded only when opened'}`,
+      target: '≤ 40 KB',
+      ok: recharge.gzipBytes <= 40 * 1024 && !recharge.inEntry,
+    });
+    console.log('Timing top-ups and webhook credits under load…');
+    const authSecret = 'bench-auth-secret-0123456789-abcdefghijkl';
+    const api = await startServer(dataDir, { RATE_LIMIT_DISABLED: 'true', RUN_JOBS: 'false', SANDBOX_NOTIFY_DELAY_MS: '600000', AUTH_SECRET: authSecret });
+    try {
+      const load = await paymentsUnderLoad(api.url, dataDir, authSecret);
+      const line = (l: typeof load.topUp) => `${l.p99} ms (p50 ${l.p50} ms, ${l.requestsPerSecond.toFixed(0)} req/s, ${l.failures} failed of ${l.total})`;
+      rows.push({ measure: 'POST /tokens/topup, 20 concurrent clients for 10 s, PGlite: p99', value: line(load.topUp), target: '≤ 100 ms', ok: load.topUp.p99 <= 100 && load.topUp.failures === 0 });
+      rows.push({
+        measure: 'webhook credit, 20 concurrent clients for 5 s, PGlite: p99',
+        value: `${line(load.webhook)}; ${load.credits} credits, balance ${load.creditedExactly ? 'exact' : 'WRONG'}`,
+        target: '≤ 50 ms',
+        ok: load.webhook.p99 <= 50 && load.webhook.failures === 0 && load.creditedExactly,
+      });
+    } finally {
+      await api.stop();
+    }
+  }
+
   if (runs('history')) {
     for (const [name, database] of databases) {
       console.log(`Timing task and material history on ${name}…`);
