@@ -95,8 +95,42 @@ export function createPayments(options: PaymentsOptions) {
     cancelUrl: `${options.publicUrl}/recharge/cancel?payment_id=${paymentId}`,
   });
 
+  /**
+   * The common case in one statement (one round trip, one commit): a success for a pending payment
+   * of the amount it was made for records the event, completes the payment and credits it. Null
+   * when the statement recorded nothing (a repeat, an unknown or mismatched payment, another
+   * amount), which the general path then says why.
+   */
+  const completeAtOnce = async (providerName: ProviderName, event: Extract<PaymentEvent, { kind: 'succeeded' }>): Promise<string | null> => {
+    const result = await db.execute(sql`
+      WITH target AS (
+        SELECT id FROM payments
+        WHERE provider = ${providerName} AND provider_payment_id = ${event.providerPaymentId} AND status = 'pending'
+          AND amount_minor = ${event.amountMinor} AND currency = ${event.currency.toUpperCase()}
+          AND (${event.paymentId}::uuid IS NULL OR id = ${event.paymentId}::uuid)
+      ), recorded AS (
+        INSERT INTO payment_events (provider, event_id, payment_id, kind)
+        SELECT ${providerName}, ${event.eventId}, target.id, 'succeeded' FROM target
+        ON CONFLICT DO NOTHING
+        RETURNING payment_id
+      ), paid AS (
+        UPDATE payments SET status = 'completed', failure_reason = NULL, settled_at = ${now().toISOString()}::timestamptz
+        WHERE id IN (SELECT payment_id FROM recorded) AND status = 'pending'
+        RETURNING id, user_id, tokens
+      ), ${ledger.creditTopUpCtes()}
+      SELECT paid.user_id AS "userId" FROM paid`);
+    return (result as unknown as { rows: { userId: string }[] }).rows[0]?.userId ?? null;
+  };
+
   /** Applies one event to its payment, in one transaction; true when it changed anything. */
   const apply = async (providerName: ProviderName, event: PaymentEvent): Promise<boolean> => {
+    if (event.kind === 'succeeded') {
+      const userId = await completeAtOnce(providerName, event);
+      if (userId) {
+        options.walletChanged(userId);
+        return true;
+      }
+    }
     const changed = await db.transaction(async (tx) => {
       const [payment] = await tx
         .select()

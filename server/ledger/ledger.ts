@@ -111,6 +111,25 @@ export function createLedger(db: Database) {
       )`;
     },
 
+    /**
+     * The parts of one SQL statement that credit a paid top-up: the entry written, once per
+     * payment, for each row of the CTE named `paid` (`id`, `user_id`, `tokens`), and the wallet
+     * moved by it. The statement that completes a payment includes them, so a webhook's credit is
+     * one round trip.
+     */
+    creditTopUpCtes(): SQL {
+      return sql`entry AS (
+        INSERT INTO ledger (user_id, type, amount, reference)
+        SELECT paid.user_id, 'top_up', paid.tokens, 'payment:' || paid.id FROM paid WHERE paid.tokens > 0
+        ON CONFLICT (type, reference) DO NOTHING
+        RETURNING user_id, amount
+      ), wallet AS (
+        INSERT INTO wallets (user_id, total_tokens) SELECT user_id, amount FROM entry
+        ON CONFLICT (user_id) DO UPDATE SET total_tokens = wallets.total_tokens + excluded.total_tokens, updated_at = now()
+        RETURNING user_id
+      )`;
+    },
+
     /** The seller's balance: the wallet the ledger adds up to. */
     async balanceOf(userId: string, tx?: Database): Promise<number> {
       const [row] = await (tx ?? db).select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId));
