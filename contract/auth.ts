@@ -254,5 +254,12 @@ export const verifiedEmailSchema = z.object({
 
 export const feedbackSchema = z.object({ id: z.string(), created_at: z.string() });
 
-export const balanceSchema = z.object({ total_tokens: z.number().int() });
+/** The wallet as the drawer shows it: the balance and the soonest moment some of it lapses. */
+export const balanceSchema = z.object({
+  total_tokens: z.number().int(),
+  /** When a subscription period's tokens next lapse; null when none of the balance does. */
+  expires_at: z.string().nullable(),
+  /** How many tokens lapse then. */
+  expiring_tokens: z.number().int(),
+});
 export type Balance = z.infer<typeof balanceSchema>;

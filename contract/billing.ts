@@ -81,7 +81,8 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
-export const LEDGER_TYPES = ['top_up', 'subscription', 'sign_up_bonus', 'content_generation', 'refund'] as const;
+/** Ledger entry types: SPEC's five, and `expiry` for a period's tokens that lapsed unspent. */
+export const LEDGER_TYPES = ['top_up', 'subscription', 'sign_up_bonus', 'content_generation', 'refund', 'expiry'] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /** One consumption-history entry (SPEC §3): a ledger entry, newest first. */
@@ -90,6 +91,8 @@ export const consumptionEntrySchema = z.object({
   type: z.enum(LEDGER_TYPES),
   created_at: z.string(),
   amount: z.number().int().nullable(),
+  /** When the tokens this entry credited lapse (a subscription period's end); null when they never do. */
+  expires_at: z.string().nullable().optional(),
 });
 export type ConsumptionEntry = z.infer<typeof consumptionEntrySchema>;
 
@@ -99,3 +102,138 @@ export const walletEventSchema = z.object({
   total_tokens: z.number().int(),
 });
 export type WalletEvent = z.infer<typeof walletEventSchema>;
+
+// Subscriptions (SPEC §2 plans, checkout, upgrade, management; §3 Plan, Subscription, Mandate,
+// Customer payload, Subscription form; §4 statuses; §7 Subscription and the local provider).
+
+export const PLAN_INTERVALS = ['month', 'year'] as const;
+export type PlanInterval = (typeof PLAN_INTERVALS)[number];
+/** The top plan: nothing to upgrade to (SPEC §9). */
+export const TOP_PLAN_ID = 4;
+
+export const SUBSCRIPTION_STATUSES = ['pending', 'failed', 'revoked', 'active', 'canceled', 'past_due', 'unpaid'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** The statuses the management page labels (SPEC §4). */
+export const LABELLED_SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due', 'unpaid'] as const;
+export const MANDATE_STATUSES = ['pending', 'active', 'failed', 'revoked'] as const;
+export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+
+/** The methods the local provider takes, for a mandate (every method but international cards). */
+export const LOCAL_METHODS = PAYMENT_METHODS.filter((method) => providerOfMethod(method) === 'localpay');
+export type LocalMethod = Exclude<PaymentMethod, 'card_intl'>;
+
+/** Id types and marketing channels of the Subscription form (SPEC §9). */
+export const ID_TYPES = ['national_id', 'passport', 'driving_license', 'business_license', 'tax_id'] as const;
+export const MARKETING_CHANNELS = ['friend', 'promoter', 'offline', 'online', 'solestudio', 'other'] as const;
+
+/** A plan at one interval (SPEC §3 Plan): features are a JSON-encoded list of strings, as SPEC has it. */
+export const planSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  price: z.number().positive().describe('US dollars per interval'),
+  interval: z.enum(PLAN_INTERVALS),
+  description: z.string(),
+  features: z.string().describe('A JSON-encoded list of strings'),
+  tokens: z.number().int().positive().describe('Tokens credited for each paid period; they lapse at its end'),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+/** The features of a plan as a list (an unreadable value reads as none). */
+export function planFeatures(plan: Pick<Plan, 'features'>): string[] {
+  try {
+    const parsed: unknown = JSON.parse(plan.features);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Upgrade is allowed only while active, not cancelled, and below the top plan (SPEC §4). */
+export function canUpgrade(subscription: Pick<Subscription, 'status' | 'cancel_at' | 'plan'>): boolean {
+  return subscription.status === 'active' && !subscription.cancel_at && subscription.plan.id !== TOP_PLAN_ID;
+}
+
+export const subscriptionSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  cancel_at: z.string().nullable(),
+  provider: z.enum(CLIENT_PROVIDERS),
+  current_period_end: z.string().nullable(),
+  plan: planSchema,
+  mandate_id: z.uuid().nullable(),
+  created_at: z.string(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+/** POST /api/v1/subscription/create (the card provider) and /update (either). */
+export const subscriptionCreateSchema = z.object({
+  plan_id: z.number().int().positive(),
+  interval: z.enum(PLAN_INTERVALS).default('month'),
+});
+export const subscriptionUpdateSchema = z.object({ plan_id: z.number().int().positive() });
+export const redirectSchema = z.object({ redirect_url: z.string(), session_id: z.string() });
+
+/** GET /api/v1/subscription/checkout-session/{id}: the card provider's checkout as we know it. */
+export const checkoutSessionSchema = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'complete', 'expired']),
+  subscription: subscriptionSchema.nullable(),
+});
+export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
+
+/** SPEC §3 Customer payload (POST /api/v1/localpay/customers). */
+export const customerSchema = z.object({
+  reference: z.string().min(1).max(100),
+  first_name: z.string().max(100).optional(),
+  last_name: z.string().max(100).optional(),
+  company: z.string().max(200).optional(),
+  description: z.string().max(500).optional(),
+  birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  email: z.email().max(254).optional(),
+  phone: z.string().max(32).optional(),
+  country: z.string().regex(/^[A-Z]{2}$/),
+  address: z.string().min(1).max(300),
+  billing_address: z.object({
+    country: z.string().regex(/^[A-Z]{2}$/),
+    state: z.string().min(1).max(100),
+    city: z.string().min(1).max(100),
+    line1: z.string().min(1).max(300),
+  }),
+  channel: z.enum(MARKETING_CHANNELS).optional(),
+  id_type: z.enum(ID_TYPES).optional(),
+  id_number: z.string().min(1).max(64).optional(),
+});
+export type Customer = z.infer<typeof customerSchema>;
+export const customerResultSchema = z.object({ id: z.string(), reference: z.string() });
+
+export const mandateRequestSchema = z.object({
+  reference: z.string().min(1).max(100),
+  payment_method: z.enum(LOCAL_METHODS as unknown as [LocalMethod, ...LocalMethod[]]),
+  terminal_type: z.literal('web'),
+});
+export const mandateQuerySchema = z.object({
+  payment_method: z.enum(PAYMENT_METHODS).optional(),
+  mandate_status: z.enum(MANDATE_STATUSES).optional(),
+  mandate_id: z.uuid().optional(),
+});
+/** SPEC §3 Mandate: the provider's saved payment method the seller authorised for renewals. */
+export const mandateSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(MANDATE_STATUSES),
+  payment_method: z.enum(PAYMENT_METHODS),
+  redirect_url: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Mandate = z.infer<typeof mandateSchema>;
+
+export const localSubscriptionRequestSchema = z.object({
+  plan_id: z.number().int().positive(),
+  mandate_id: z.uuid(),
+  reference: z.string().min(1).max(100),
+  interval: z.enum(PLAN_INTERVALS).default('month'),
+});
+export const subscriptionQuerySchema = z.object({
+  id: z.uuid().optional(),
+  subscription_status: z.enum(SUBSCRIPTION_STATUSES).optional(),
+});
+

@@ -23,7 +23,19 @@ import {
   taskSchema,
 } from './content';
 import { assetDownloadSchema, assetSchema } from './assets';
-import { consumptionEntrySchema, paymentMethodSchema, paymentSchema, tiersSchema, topUpResultSchema } from './billing';
+import {
+  checkoutSessionSchema,
+  consumptionEntrySchema,
+  customerResultSchema,
+  mandateSchema,
+  paymentMethodSchema,
+  paymentSchema,
+  planSchema,
+  redirectSchema,
+  subscriptionSchema,
+  tiersSchema,
+  topUpResultSchema,
+} from './billing';
 
 /** A request with a body can be malformed, larger than the route takes, or of a type it does not read. */
 const BODY = [400, 413, 415] as const;
@@ -71,6 +83,26 @@ export const tokenResponses = {
   methods: { 200: okEnvelope(z.array(paymentMethodSchema)), ...errorResponses() },
   topUp: { 200: okEnvelope(topUpResultSchema), ...errorResponses(...BODY, 401, 429, 502, 503) },
   history: { 200: pagedEnvelope(consumptionEntrySchema), ...errorResponses(400, 401) },
+};
+
+export const subscriptionResponses = {
+  plans: { 200: okEnvelope(z.array(planSchema)), ...errorResponses() },
+  mine: { 200: okEnvelope(subscriptionSchema), ...errorResponses(401, 404) },
+  create: { 200: okEnvelope(redirectSchema), ...errorResponses(...BODY, 401, 409, 429, 502, 503) },
+  cancel: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 502, 503) },
+  update: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 502, 503) },
+  checkoutSession: { 200: okEnvelope(checkoutSessionSchema), ...errorResponses(401, 404) },
+};
+
+/** The local payment provider's customers, mandates and subscriptions (SPEC §7). */
+export const localPayResponses = {
+  customer: { 200: okEnvelope(customerResultSchema), ...errorResponses(...BODY, 401) },
+  mandates: { 200: okEnvelope(z.array(mandateSchema)), ...errorResponses(400, 401) },
+  createMandate: { 200: okEnvelope(mandateSchema), ...errorResponses(...BODY, 401, 429, 502, 503) },
+  subscriptions: { 200: okEnvelope(z.array(subscriptionSchema)), ...errorResponses(400, 401) },
+  subscribe: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 409, 429) },
+  change: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 502, 503) },
+  cancel: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404) },
 };
 
 export const paymentResponses = {

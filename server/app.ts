@@ -33,6 +33,7 @@ import { storageRoutes } from './routes/v1/storage';
 import { shoeVerificationRoutes } from './routes/v1/shoe-verification';
 import { contentRoutes } from './routes/v1/content';
 import { eventRoutes } from './routes/v1/events';
+import { localPayRoutes, subscriptionRoutes } from './routes/v1/subscription';
 import { paymentRoutes } from './routes/v1/payments';
 import { sandboxCheckoutRoutes } from './routes/sandbox-checkout';
 import { SANDBOX_CHECKOUT_PATH } from '../contract/routes';
@@ -107,6 +108,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(assetRoutes, { prefix: '/api/v1/content/assets' });
   await app.register(eventRoutes, { prefix: '/api/v1/events' });
   await app.register(paymentRoutes, { prefix: '/api/v1/payment' });
+  await app.register(subscriptionRoutes, { prefix: '/api/v1/subscription' });
+  await app.register(localPayRoutes, { prefix: '/api/v1/localpay' });
   if (app.billing.sandbox) await app.register(sandboxCheckoutRoutes, { prefix: SANDBOX_CHECKOUT_PATH, sandbox: app.billing.sandbox });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });

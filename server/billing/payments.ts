@@ -23,7 +23,6 @@ import {
   NotificationRejected,
   ProviderRefused,
   ProviderUnavailable,
-  type Notification,
   type PaymentEvent,
   type PaymentProvider,
   type ProviderName,
@@ -301,15 +300,8 @@ export function createPayments(options: PaymentsOptions) {
       }
     },
 
-    /** Verifies a provider's notification and applies what it says; how many events changed a payment. */
-    async notify(providerName: ProviderName, notification: Notification): Promise<number> {
-      const provider = (Object.values(providers) as PaymentProvider[]).find((candidate) => candidate.name === providerName);
-      if (!provider) throw new NotificationRejected(`${providerName} is not configured`);
-      const events = await provider.parseNotification(notification);
-      let changed = 0;
-      for (const event of events) if (await apply(providerName, event)) changed += 1;
-      return changed;
-    },
+    /** Applies one verified event of a provider's notification to its payment; true when it changed anything. */
+    apply,
 
     /**
      * Asks the providers about payments left pending whose time to check has come (a

@@ -72,6 +72,139 @@ export type PaymentEvent =
       refundedMinor: number;
     };
 
+/** A mandate (a saved payment method) as the provider sees it. */
+export interface RemoteMandate {
+  providerMandateId: string;
+  /** Our mandate id, from the provider's metadata. */
+  mandateId: string | null;
+  status: 'pending' | 'active' | 'failed' | 'revoked';
+  /** The saved method renewals charge, once active. */
+  providerMethodId: string | null;
+  reason?: FailureReason;
+}
+
+/** A charge of a saved method (a renewal) as the provider sees it. */
+export interface RemoteCharge {
+  providerPaymentId: string;
+  /** Our subscription charge id, from the provider's metadata. */
+  chargeId: string | null;
+  state: RemoteState;
+  /** The seller withdrew the permission to charge the method: renewals cannot go on. */
+  revoked: boolean;
+}
+
+/** What a verified notification about a mandate or a renewal says (the mandate providers). */
+export type MandateEvent =
+  | { kind: 'mandate'; eventId: string; mandate: RemoteMandate }
+  | { kind: 'method_revoked'; eventId: string; providerMethodId: string }
+  | { kind: 'charge'; eventId: string; charge: RemoteCharge };
+
+/**
+ * What a verified notification about a subscription the card provider bills says (Stripe renews
+ * by itself and tells us). `subscriptionId` is ours, from the provider's metadata.
+ */
+export type ProviderSubscriptionEvent =
+  | {
+      kind: 'checkout_completed';
+      eventId: string;
+      checkoutId: string;
+      providerSubscriptionId: string;
+      subscriptionId: string | null;
+    }
+  | {
+      kind: 'period_paid';
+      eventId: string;
+      /** The provider's invoice: one credit per invoice. */
+      invoiceId: string;
+      providerSubscriptionId: string;
+      subscriptionId: string | null;
+      planId: number | null;
+      periodStart: Date;
+      periodEnd: Date;
+      amountMinor: number;
+      currency: string;
+    }
+  | { kind: 'period_failed'; eventId: string; invoiceId: string; providerSubscriptionId: string; subscriptionId: string | null }
+  | {
+      kind: 'subscription_changed';
+      eventId: string;
+      providerSubscriptionId: string;
+      subscriptionId: string | null;
+      /** The provider's status, read as ours. */
+      status: 'active' | 'past_due' | 'unpaid' | 'canceled' | 'pending';
+      cancelAt: Date | null;
+      planId: number | null;
+      periodStart: Date | null;
+      periodEnd: Date | null;
+      /** When the provider made this state: an older one never overwrites a newer. */
+      at: Date;
+    };
+
+export type ProviderEvent = PaymentEvent | MandateEvent | ProviderSubscriptionEvent;
+
+export function isPaymentEvent(event: ProviderEvent): event is PaymentEvent {
+  return event.kind === 'succeeded' || event.kind === 'failed' || event.kind === 'refunded';
+}
+
+export interface MandateRequest {
+  /** Our mandate's id: kept in the provider's metadata, and the request's idempotency key. */
+  mandateId: string;
+  userId: string;
+  method: PaymentMethod;
+  /** What the provider holds to check the method, in minor units (returned at once); 0 when it needs nothing. */
+  holdMinor: number;
+  currency: ChargeCurrency;
+  description: string;
+  /** Where the seller's browser goes after authorising (or not). */
+  returnUrl: string;
+  cancelUrl: string;
+  locale: string;
+  email?: string;
+}
+
+export interface ChargeRequest {
+  /** Our subscription charge's id: kept in metadata, and the idempotency key. */
+  chargeId: string;
+  providerMethodId: string;
+  amountMinor: number;
+  currency: ChargeCurrency;
+  description: string;
+}
+
+/** A provider that saves a payment method the seller authorises, and charges it without them when asked. */
+export interface MandateBilling {
+  createMandate(request: MandateRequest): Promise<Checkout>;
+  retrieveMandate(providerMandateId: string): Promise<RemoteMandate>;
+  /** Charges a saved method; idempotent per `chargeId`. */
+  charge(request: ChargeRequest): Promise<RemoteCharge>;
+  retrieveCharge(providerPaymentId: string): Promise<RemoteCharge>;
+}
+
+export interface SubscriptionCheckoutRequest {
+  subscriptionId: string;
+  userId: string;
+  planId: number;
+  planName: string;
+  interval: 'month' | 'year';
+  amountMinor: number;
+  currency: ChargeCurrency;
+  successUrl: string;
+  cancelUrl: string;
+  locale: string;
+  email?: string;
+}
+
+/** A provider that bills subscriptions itself (renews, retries) and notifies us of each step. */
+export interface SubscriptionBilling {
+  createSubscriptionCheckout(request: SubscriptionCheckoutRequest): Promise<Checkout>;
+  /** The checkout as the provider has it: its status and the subscription it made. */
+  retrieveSubscriptionCheckout(checkoutId: string): Promise<{ status: 'open' | 'complete' | 'expired'; providerSubscriptionId: string | null }>;
+  /** Moves the subscription to another plan at once: a new period starts and is invoiced now. */
+  changePlan(providerSubscriptionId: string, change: { planId: number; planName: string; interval: 'month' | 'year'; amountMinor: number; currency: ChargeCurrency }): Promise<void>;
+  /** Cancels at the current period's end; answers that moment. */
+  cancelAtPeriodEnd(providerSubscriptionId: string): Promise<Date>;
+}
+
 export interface Notification {
   /** The request body exactly as it arrived (a signature covers these bytes). */
   body: Buffer;
@@ -91,7 +224,11 @@ export interface PaymentProvider {
    * be trusted (a bad signature, a payment the provider does not confirm). An event of a kind
    * payments do not follow reads as an empty list.
    */
-  parseNotification(notification: Notification): Promise<PaymentEvent[]>;
+  parseNotification(notification: Notification): Promise<ProviderEvent[]>;
+  /** Saved methods and charges without the seller, where the provider offers them (we renew). */
+  readonly mandates?: MandateBilling;
+  /** Subscriptions the provider bills itself, where it offers them (it renews). */
+  readonly subscriptions?: SubscriptionBilling;
 }
 
 /** The provider could not be reached or failed (a timeout, a network error, a 5xx, a 429): try again later. */

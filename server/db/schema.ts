@@ -15,7 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { LEDGER_TYPES, PAYMENT_STATUSES } from '../../contract/billing';
+import { LEDGER_TYPES, MANDATE_STATUSES, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../../contract/billing';
 
 /**
  * Request counters of the rate limiter. Kept in the database so every API node behind a load
@@ -124,6 +124,8 @@ export const ledger = pgTable(
     type: text('type', { enum: LEDGER_TYPES }).notNull(),
     amount: integer('amount').notNull(),
     reference: text('reference').notNull(),
+    /** When a credit's tokens lapse (a subscription period's end); null when they never do. */
+    expiresAt: at('expires_at'),
     ...timestamps,
   },
   (t) => [
@@ -144,6 +146,31 @@ export const wallets = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [check('wallets_total_tokens_nonnegative', sql`${t.totalTokens} >= 0`)],
+);
+
+/**
+ * What is left of each credit (DESIGN §4 Tokens): a lot per positive ledger entry, kept by the
+ * ledger's trigger, which spends the lots that lapse first whenever tokens are taken. The lots'
+ * `remaining` always add up to the wallet; the expiry job lapses what is left of a lot at its
+ * `expires_at` with an `expiry` entry. `entry_id` is null only for the balances lots began with.
+ */
+export const tokenLots = pgTable(
+  'token_lots',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    entryId: bigint('entry_id', { mode: 'number' }).references(() => ledger.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    remaining: integer('remaining').notNull(),
+    expiresAt: at('expires_at'),
+  },
+  (t) => [
+    index('token_lots_spend_idx').on(t.userId, t.expiresAt, t.id).where(sql`remaining > 0`),
+    index('token_lots_expiry_idx').on(t.expiresAt).where(sql`remaining > 0 AND expires_at IS NOT NULL`),
+    check('token_lots_remaining_range', sql`${t.remaining} >= 0 AND ${t.remaining} <= ${t.amount}`),
+  ],
 );
 
 /** Messages from the feedback page; tied to the seller when signed in. */
@@ -421,7 +448,12 @@ export const paymentEvents = pgTable(
  */
 export const sandboxCheckouts = pgTable('sandbox_checkouts', {
   id: text('id').primaryKey(),
+  /** Ours: the payment, the mandate or the subscription charge it is for (by `mode`). */
   paymentId: uuid('payment_id').notNull(),
+  /** payment (a one-off checkout), mandate (authorising a saved method) or charge (charging one). */
+  mode: text('mode').notNull().default('payment'),
+  /** The saved method a mandate created or a charge used. */
+  methodId: text('method_id'),
   method: text('method').notNull(),
   amountMinor: integer('amount_minor').notNull(),
   currency: text('currency').notNull(),
@@ -434,5 +466,166 @@ export const sandboxCheckouts = pgTable('sandbox_checkouts', {
   /** Why a canceled checkout ended: declined, canceled or expired. */
   reason: text('reason'),
   refundedMinor: integer('refunded_minor').notNull().default(0),
+  ...timestamps,
+});
+
+/**
+ * The billing details a seller gave the local provider's checkout (SPEC §3 Customer payload),
+ * the latest per seller.
+ */
+export const customers = pgTable('customers', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  reference: text('reference').notNull(),
+  payload: jsonb('payload').notNull(),
+  ...timestamps,
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * A payment method a seller authorised us to charge without them (SPEC §3 Mandate): the
+ * provider's saved method, used to renew subscriptions. Pending until the seller authorises it on
+ * the provider's page; revoked when they withdraw it.
+ */
+export const mandates = pgTable(
+  'mandates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** The client-facing provider it was made through: card or localpay. */
+    client: text('client').notNull(),
+    method: text('method').notNull(),
+    status: text('status', { enum: MANDATE_STATUSES }).notNull().default('pending'),
+    reference: text('reference').notNull(),
+    /** The provider's id of the authorisation (a sandbox checkout, a YooKassa payment). */
+    providerMandateId: text('provider_mandate_id'),
+    /** The provider's saved payment method, charged for renewals once the mandate is active. */
+    providerMethodId: text('provider_method_id'),
+    redirectUrl: text('redirect_url'),
+    failureReason: text('failure_reason'),
+    checkAt: at('check_at').notNull().defaultNow(),
+    checks: integer('checks').notNull().default(0),
+    ...timestamps,
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mandates_provider_key').on(t.provider, t.providerMandateId),
+    uniqueIndex('mandates_user_reference_key').on(t.userId, t.reference),
+    index('mandates_user_idx').on(t.userId, t.createdAt),
+    index('mandates_pending_idx').on(t.checkAt).where(sql`status = 'pending'`),
+    check('mandates_status_known', sql.raw(`"status" IN (${MANDATE_STATUSES.map((s) => `'${s}'`).join(', ')})`)),
+  ],
+);
+
+/**
+ * A seller's subscription to a plan (SPEC §3 Subscription). Billed one of two ways: by a mandate
+ * we charge at each period's end (the sandbox, YooKassa), or by the card provider, which renews
+ * by itself and tells us (Stripe). One live subscription per seller.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    client: text('client').notNull(),
+    /** `mandate` when we renew, `provider` when the provider does. */
+    billing: text('billing').notNull(),
+    mandateId: uuid('mandate_id').references(() => mandates.id),
+    /** The provider's subscription (Stripe) or checkout session it came from. */
+    providerSubscriptionId: text('provider_subscription_id'),
+    providerCheckoutId: text('provider_checkout_id'),
+    reference: text('reference').notNull(),
+    planId: integer('plan_id').notNull(),
+    interval: text('interval').notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull().default('pending'),
+    cancelAt: at('cancel_at'),
+    currentPeriodStart: at('current_period_start'),
+    currentPeriodEnd: at('current_period_end'),
+    /** Failed attempts to renew the current period, and when the next is due. */
+    attempts: integer('attempts').notNull().default(0),
+    renewAt: at('renew_at'),
+    endedAt: at('ended_at'),
+    /** When the provider made the state last applied (its events may arrive out of order). */
+    providerStateAt: at('provider_state_at'),
+    ...timestamps,
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_user_reference_key').on(t.userId, t.reference),
+    uniqueIndex('subscriptions_provider_key').on(t.provider, t.providerSubscriptionId),
+    uniqueIndex('subscriptions_checkout_key').on(t.provider, t.providerCheckoutId),
+    uniqueIndex('subscriptions_one_live_key')
+      .on(t.userId)
+      .where(sql`status IN ('pending', 'active', 'past_due')`),
+    index('subscriptions_renew_idx').on(t.renewAt).where(sql`billing = 'mandate' AND status IN ('active', 'past_due', 'unpaid')`),
+    check('subscriptions_status_known', sql.raw(`"status" IN (${SUBSCRIPTION_STATUSES.map((s) => `'${s}'`).join(', ')})`)),
+  ],
+);
+
+/**
+ * Each time a subscription period is paid for (the first, each renewal, an upgrade): charged once
+ * per subscription and period start, credited once when paid, its tokens lapsing at the period's
+ * end. For the card provider, its invoice.
+ */
+export const subscriptionCharges = pgTable(
+  'subscription_charges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id').notNull(),
+    interval: text('interval').notNull(),
+    periodStart: at('period_start').notNull(),
+    periodEnd: at('period_end').notNull(),
+    tokens: integer('tokens').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('pending'),
+    providerPaymentId: text('provider_payment_id'),
+    failureReason: text('failure_reason'),
+    settledAt: at('settled_at'),
+    ...timestamps,
+  },
+  (t) => [
+    // A period is charged once: a retry after a refusal is a new charge, never a second one that pays.
+    uniqueIndex('subscription_charges_period_key').on(t.subscriptionId, t.periodStart).where(sql`status <> 'failed'`),
+    uniqueIndex('subscription_charges_provider_key').on(t.providerPaymentId),
+    index('subscription_charges_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** Every subscription event a provider sent, once (like payment_events). */
+export const subscriptionEvents = pgTable(
+  'subscription_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    kind: text('kind').notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
+/**
+ * The sandbox's saved payment methods (its side of a mandate): active until revoked; a method
+ * set to decline refuses the charges made with it, as a card with no money would.
+ */
+export const sandboxMethods = pgTable('sandbox_methods', {
+  id: text('id').primaryKey(),
+  checkoutId: text('checkout_id').notNull(),
+  method: text('method').notNull(),
+  status: text('status').notNull().default('active'),
+  declines: boolean('declines').notNull().default(false),
   ...timestamps,
 });

@@ -3,9 +3,9 @@
 // in the same transaction as each entry, so the balance always equals the sum of the ledger and a
 // replayed request, notification or job never moves tokens twice. Each function runs in the
 // caller's transaction when given one (`tx`), otherwise on its own.
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, min, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { ledger, wallets } from '../db/schema';
+import { ledger, tokenLots, wallets } from '../db/schema';
 import type { LedgerType } from '../../contract/billing';
 
 export type LedgerEntry = typeof ledger.$inferSelect;
@@ -16,6 +16,8 @@ interface Movement {
   /** Positive for a credit, negative for a charge. */
   amount: number;
   reference: string;
+  /** When a credit's tokens lapse; never when absent. */
+  expiresAt?: Date;
 }
 
 /** Adds one entry and moves the wallet by it; false when that entry already exists. */
@@ -66,6 +68,54 @@ export function createLedger(db: Database) {
     creditTopUp(userId: string, paymentId: string, tokens: number, tx?: Database): Promise<boolean> {
       if (tokens <= 0) return Promise.resolve(false);
       return inTransaction(tx, (t) => move(t, { userId, type: 'top_up', amount: tokens, reference: `payment:${paymentId}` }));
+    },
+
+    /**
+     * Credits a paid subscription period, once per charge: its tokens lapse at the period's end
+     * (DESIGN §4 Tokens), so a charge spends them before tokens that never lapse.
+     */
+    creditPeriod(userId: string, chargeId: string, tokens: number, expiresAt: Date, tx?: Database): Promise<boolean> {
+      if (tokens <= 0) return Promise.resolve(false);
+      return inTransaction(tx, (t) => move(t, { userId, type: 'subscription', amount: tokens, reference: `charge:${chargeId}`, expiresAt }));
+    },
+
+    /**
+     * Lapses what is left of one seller's lots whose time has come by `at`, each with an `expiry`
+     * entry (once per lot), in one transaction that holds the wallet first as every charge does —
+     * so a charge at the same moment either spends those tokens before they lapse or finds them
+     * gone, never both. Returns the tokens that lapsed.
+     */
+    expireFor(userId: string, at: Date, tx?: Database): Promise<number> {
+      return inTransaction(tx, async (t) => {
+        await t.select({ userId: wallets.userId }).from(wallets).where(eq(wallets.userId, userId)).for('update');
+        const result = await t.execute(sql`
+          WITH lapsed AS (
+            SELECT id, remaining FROM token_lots
+            WHERE user_id = ${userId} AND expires_at <= ${at.toISOString()}::timestamptz AND remaining > 0
+            FOR UPDATE
+          ), emptied AS (
+            UPDATE token_lots SET remaining = 0 FROM lapsed WHERE token_lots.id = lapsed.id
+          ), entry AS (
+            INSERT INTO ledger (user_id, type, amount, reference, created_at)
+            SELECT ${userId}, 'expiry', -lapsed.remaining, 'lot:' || lapsed.id, ${at.toISOString()}::timestamptz FROM lapsed
+            ON CONFLICT (type, reference) DO NOTHING
+            RETURNING amount
+          ), total AS (SELECT coalesce(sum(amount), 0)::int AS lapsed FROM entry)
+          UPDATE wallets SET total_tokens = total_tokens + total.lapsed, updated_at = now()
+          FROM total WHERE user_id = ${userId} AND total.lapsed <> 0
+          RETURNING -total.lapsed AS lapsed`);
+        return Number((result as unknown as { rows: { lapsed: number }[] }).rows[0]?.lapsed ?? 0);
+      });
+    },
+
+    /** Sellers with tokens due to lapse by `at` (at most `limit`): what the expiry job works through. */
+    async lapsingBy(at: Date, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ userId: tokenLots.userId })
+        .from(tokenLots)
+        .where(and(gt(tokenLots.remaining, 0), isNotNull(tokenLots.expiresAt), sql`${tokenLots.expiresAt} <= ${at.toISOString()}::timestamptz`))
+        .limit(limit);
+      return rows.map((row) => row.userId);
     },
 
     /**
@@ -134,6 +184,24 @@ export function createLedger(db: Database) {
     async balanceOf(userId: string, tx?: Database): Promise<number> {
       const [row] = await (tx ?? db).select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId));
       return row?.total ?? 0;
+    },
+
+    /** The balance with the soonest moment some of it lapses, and how much lapses then. */
+    async walletOf(userId: string): Promise<{ total: number; expiresAt: Date | null; expiring: number }> {
+      const [total, [soonest]] = await Promise.all([
+        this.balanceOf(userId),
+        db
+          .select({ at: min(tokenLots.expiresAt) })
+          .from(tokenLots)
+          .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), isNotNull(tokenLots.expiresAt))),
+      ]);
+      const expiresAt = soonest?.at ?? null;
+      if (!expiresAt) return { total, expiresAt: null, expiring: 0 };
+      const [due] = await db
+        .select({ tokens: sql<number>`coalesce(sum(${tokenLots.remaining}), 0)::int` })
+        .from(tokenLots)
+        .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), eq(tokenLots.expiresAt, expiresAt)));
+      return { total, expiresAt, expiring: Number(due?.tokens ?? 0) };
     },
 
     /** One page of the seller's entries, newest first, with how many there are. */

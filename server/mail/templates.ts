@@ -76,3 +76,22 @@ export function taskFinishedMail(
     html: page([`<p>${escapeHtml(hello)}</p>`, `<p>${escapeHtml(body)}</p>`, button(link, open)]),
   };
 }
+
+/** A step in a subscription's life (SPEC §4): activated, renewed, a refused charge, ended. */
+export function subscriptionMail(
+  locale: Locale,
+  username: string,
+  message: { kind: 'activated' | 'renewed' | 'payment_failed' | 'unpaid' | 'canceled' | 'revoked' | 'upgraded'; planName: (locale: Locale) => string; date: Date | null },
+  link: string,
+): Rendered {
+  const plan = message.planName(locale);
+  const date = message.date ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(message.date) : '—';
+  const hello = text(locale, 'mail.hello', { name: username });
+  const body = text(locale, `mail.subscription.body.${message.kind}`, { date });
+  const open = text(locale, 'mail.subscription.open');
+  return {
+    subject: text(locale, `mail.subscription.subject.${message.kind}`, { plan }),
+    text: [hello, '', body, '', `${open}: ${link}`, '', 'SoleStudio'].join('\n'),
+    html: page([`<p>${escapeHtml(hello)}</p>`, `<p>${escapeHtml(body)}</p>`, button(link, open)]),
+  };
+}

@@ -7,18 +7,26 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createPayments, type Payments } from '../billing/payments';
+import { createSubscriptions, type SubscriptionMail, type Subscriptions } from '../billing/subscriptions';
+import { users } from '../db/schema';
+import { subscriptionMail } from '../mail/templates';
+import { DEFAULT_LOCALE, isLocale } from '../../contract/locales';
 import { sandboxProvider, type Sandbox } from '../billing/providers/sandbox';
-import type { PaymentProvider } from '../billing/provider';
+import { NotificationRejected, isPaymentEvent, type Notification, type PaymentProvider, type ProviderName } from '../billing/provider';
 import { SANDBOX_CHECKOUT_PATH } from '../../contract/routes';
 import type { WalletEvent } from '../../contract/billing';
 
 export interface Billing {
   payments: Payments;
+  subscriptions: Subscriptions;
   /** The embedded sandbox, when either provider is it. */
   sandbox: Sandbox | null;
   /** Asks the providers about pending payments now, as if the time were `at`. */
   reconcile(at?: Date): Promise<number>;
+  /** Verifies a provider's notification and applies each event it holds; how many changed anything. */
+  notify(provider: ProviderName, notification: Notification): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -89,7 +97,47 @@ export const billingPlugin = fp(
       publicUrl: config.publicUrl,
       walletChanged,
     });
-    app.decorate('billing', { payments, sandbox, reconcile: (at?: Date) => payments.reconcile(at) });
+    const mail = (userId: string, message: SubscriptionMail) => {
+      void (async () => {
+        const [user] = await db.select({ email: users.email, username: users.username, locale: users.locale }).from(users).where(eq(users.id, userId));
+        if (!user) return;
+        const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
+        const rendered = subscriptionMail(locale, user.username, message, `${config.publicUrl}/subscription/manage`);
+        app.sendMailLater({ to: user.email, ...rendered, logHint: `subscription ${message.kind}` });
+      })().catch((error: unknown) => app.log.error({ err: error }, 'a subscription mail could not be sent'));
+    };
+    const subscriptions = createSubscriptions({
+      db,
+      ledger: app.ledger,
+      log: app.log,
+      prices: config.prices,
+      providers: { card, localpay },
+      publicUrl: config.publicUrl,
+      walletChanged,
+      mail,
+    });
+
+    const notify = async (name: ProviderName, notification: Notification) => {
+      const provider = [card, localpay].find((candidate) => candidate.name === name);
+      if (!provider) throw new NotificationRejected(`${name} is not configured`);
+      let changed = 0;
+      for (const event of await provider.parseNotification(notification)) {
+        if (await (isPaymentEvent(event) ? payments.apply(name, event) : subscriptions.apply(name, event))) changed += 1;
+      }
+      return changed;
+    };
+
+    app.decorate('billing', {
+      payments,
+      subscriptions,
+      sandbox,
+      notify,
+      reconcile: async (at?: Date) => {
+        const asked = await payments.reconcile(at);
+        const run = await subscriptions.run(at);
+        return asked + run.renewed;
+      },
+    });
 
     const stopListening = listen?.(WALLET_EVENTS_CHANNEL, (userId) => void announce(userId).catch(warn), () => undefined);
 
@@ -97,7 +145,7 @@ export const billingPlugin = fp(
     if (config.runJobs) {
       const schedule = (delay: number) => {
         timer = setTimeout(() => {
-          payments
+          app.billing
             .reconcile()
             .catch((error: unknown) => app.log.warn({ err: error }, 'reconciling payments failed'))
             .finally(() => schedule(RECONCILE_EVERY_MS));

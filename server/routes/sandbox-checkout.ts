@@ -86,13 +86,19 @@ function checkoutPage(checkout: SandboxCheckout, locale: Locale, action: string,
 <div>${field('cvc', text(locale, 'sandbox.cvc'), 'inputmode="numeric" autocomplete="cc-csc" placeholder="123"')}</div></div>
 ${field('holder', text(locale, 'sandbox.holder'), 'autocomplete="cc-name"').replace(' required>', '>')}
 <p class="hint">${escape(text(locale, 'sandbox.test_cards'))}</p>`;
+  // A mandate authorises later charges without the seller: nothing is charged now.
+  const mandate = checkout.mode === 'mandate';
+  const summary = mandate
+    ? `<p data-testid="sandbox-mandate">${escape(text(locale, 'sandbox.mandate_terms'))}</p>`
+    : `<dt>${escape(text(locale, 'sandbox.amount'))}</dt><dd class="total" data-testid="sandbox-amount">${escape(amount)}</dd>`;
+  const payLabel = mandate ? text(locale, 'sandbox.authorise') : `${text(locale, 'sandbox.pay')} ${amount}`;
   return page(
     locale,
-    `<h1>${escape(text(locale, 'sandbox.title'))}</h1>
+    `<h1>${escape(text(locale, mandate ? 'sandbox.mandate_title' : 'sandbox.title'))}</h1>
 <dl><dt>${escape(text(locale, 'sandbox.merchant'))}</dt><dd>SoleStudio</dd><dt>${escape(checkout.description)}</dt><dd></dd>
-<dt>${escape(text(locale, 'sandbox.amount'))}</dt><dd class="total" data-testid="sandbox-amount">${escape(amount)}</dd></dl>
+${mandate ? '' : summary}</dl>${mandate ? summary : ''}
 ${options.error ? `<p class="error" role="alert" data-testid="sandbox-error">${escape(options.error)}</p>` : ''}
-<form method="post" action="${action}/pay">${form}<button class="pay" type="submit" data-testid="sandbox-pay">${escape(text(locale, 'sandbox.pay'))} ${escape(amount)}</button></form>
+<form method="post" action="${action}/pay">${form}<button class="pay" type="submit" data-testid="sandbox-pay">${escape(payLabel)}</button></form>
 <form method="post" action="${action}/decline"><button class="decline" type="submit" data-testid="sandbox-decline">${escape(text(locale, 'sandbox.decline'))}</button></form>
 <form method="post" action="${action}/cancel"><button class="cancel" type="submit" data-testid="sandbox-cancel">${escape(text(locale, 'sandbox.cancel'))}</button></form>`,
   );

@@ -64,6 +64,7 @@ const billing: Translated<typeof ru, 'en'> = {
       subscription: 'Subscription',
       sign_up_bonus: 'Sign-up bonus',
       refund: 'Refund',
+      expiry: 'Period tokens lapsed',
     },
   },
 };

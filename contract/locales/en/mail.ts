@@ -16,6 +16,27 @@ const mail: Translated<typeof ru, 'en'> = {
       body: 'Your password reset code:',
       expiry: 'The code expires in 10 minutes. Do not share it with anyone.',
     },
+    subscription: {
+      open: 'Manage subscription',
+      subject: {
+        activated: 'Your {{plan}} subscription is active',
+        renewed: 'Your {{plan}} subscription was renewed',
+        upgraded: 'Your plan is now {{plan}}',
+        payment_failed: 'Your {{plan}} subscription could not be renewed',
+        unpaid: 'Your {{plan}} subscription is unpaid',
+        canceled: 'Your {{plan}} subscription has ended',
+        revoked: 'Automatic payments for {{plan}} were withdrawn',
+      },
+      body: {
+        activated: 'Thank you! The plan’s tokens are on your balance and valid until {{date}}.',
+        renewed: 'Your subscription was renewed and the new period’s tokens were added. They are valid until {{date}}.',
+        upgraded: 'The new plan starts today; its tokens were added and are valid until {{date}}. The previous period’s tokens stay valid until their own date.',
+        payment_failed: 'The bank or the payment service declined the charge. We will try again on {{date}}. Please check that the card or wallet has enough funds.',
+        unpaid: 'Several charges did not go through. The last attempt is on {{date}}; if it fails, the subscription ends.',
+        canceled: 'Your subscription has ended. The period’s remaining tokens stay valid until their date; you can subscribe again at any time.',
+        revoked: 'You withdrew the permission for automatic payments, so the subscription will not renew. The paid period lasts until {{date}}.',
+      },
+    },
     task: {
       subject: {
         completed: 'Your content is ready',

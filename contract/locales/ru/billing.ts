@@ -66,6 +66,7 @@ const billing = {
       subscription: 'Подписка',
       sign_up_bonus: 'Бонус за регистрацию',
       refund: 'Возврат',
+      expiry: 'Сгорание токенов периода',
     },
   },
 };

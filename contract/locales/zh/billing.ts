@@ -62,6 +62,7 @@ const billing: Translated<typeof ru, 'zh'> = {
       subscription: '订阅',
       sign_up_bonus: '注册奖励',
       refund: '退还',
+      expiry: '周期代币到期',
     },
   },
 };

@@ -16,6 +16,27 @@ const mail: Translated<typeof ru, 'zh'> = {
       body: '您的密码重置验证码：',
       expiry: '验证码 10 分钟内有效，请勿告知他人。',
     },
+    subscription: {
+      open: '管理订阅',
+      subject: {
+        activated: '您的「{{plan}}」订阅已生效',
+        renewed: '您的「{{plan}}」订阅已续订',
+        upgraded: '您的套餐已变更为「{{plan}}」',
+        payment_failed: '您的「{{plan}}」订阅续订失败',
+        unpaid: '您的「{{plan}}」订阅未支付',
+        canceled: '您的「{{plan}}」订阅已结束',
+        revoked: '「{{plan}}」的自动扣款授权已撤销',
+      },
+      body: {
+        activated: '感谢订阅！套餐代币已计入余额，有效期至 {{date}}。',
+        renewed: '订阅已续订，新周期的代币已计入，有效期至 {{date}}。',
+        upgraded: '新套餐从今天起生效，其代币已计入，有效期至 {{date}}。上一周期的代币在原有效期内仍可使用。',
+        payment_failed: '银行或支付服务拒绝了扣款。我们将于 {{date}} 再次尝试。请确认银行卡或钱包余额充足。',
+        unpaid: '多次扣款未成功。最后一次尝试在 {{date}}；如仍失败，订阅将结束。',
+        canceled: '您的订阅已结束。本周期剩余代币在有效期内仍可使用；您可以随时重新订阅。',
+        revoked: '您撤销了自动扣款授权，订阅不会续订。已付费周期持续到 {{date}}。',
+      },
+    },
     task: {
       subject: {
         completed: '您的内容已生成',

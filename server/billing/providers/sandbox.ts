@@ -5,14 +5,17 @@
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { sandboxCheckouts } from '../../db/schema';
+import { sandboxCheckouts, sandboxMethods } from '../../db/schema';
 import {
   NotificationRejected,
   ProviderRefused,
   type FailureReason,
   type Notification,
-  type PaymentEvent,
+  type MandateBilling,
   type PaymentProvider,
+  type ProviderEvent,
+  type RemoteCharge,
+  type RemoteMandate,
   type RemotePayment,
 } from '../provider';
 import { PAYMENT_METHODS } from '../../../contract/billing';
@@ -22,9 +25,17 @@ export type SandboxCheckout = typeof sandboxCheckouts.$inferSelect;
 /** The sandbox's notification body. */
 interface SandboxEvent {
   id: string;
-  type: 'payment.succeeded' | 'payment.failed' | 'payment.refunded';
+  type: 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'mandate.active' | 'mandate.failed' | 'method.revoked';
   created: number;
-  data: { checkout_id: string; payment_id: string; amount_minor: number; currency: string; reason?: FailureReason; refunded_minor?: number };
+  data: {
+    checkout_id: string;
+    payment_id: string;
+    amount_minor: number;
+    currency: string;
+    reason?: FailureReason;
+    refunded_minor?: number;
+    method_id?: string;
+  };
 }
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
@@ -45,6 +56,11 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox extends PaymentProvider {
+  readonly mandates: MandateBilling;
+  /** The seller withdrew a saved method (from their bank or wallet app): renewals are refused. */
+  revokeMethod(methodId: string): Promise<boolean>;
+  /** Makes a saved method refuse (or again accept) charges, as a card with no money would. */
+  setMethodDeclines(methodId: string, declines: boolean): Promise<boolean>;
   /** A checkout as its page shows it. */
   find(id: string): Promise<SandboxCheckout | undefined>;
   /** The seller paid on the page: a card that declines is refused instead. */
@@ -107,15 +123,105 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
     data: { checkout_id: row.id, payment_id: row.paymentId, amount_minor: row.amountMinor, currency: row.currency, ...extra },
   });
 
-  /** Ends a pending checkout; nothing when it already ended. */
+  /** Ends a pending checkout (authorising a mandate saves its method); nothing when it already ended. */
   const end = async (id: string, status: 'succeeded' | 'canceled', reason: FailureReason | null) => {
-    const [row] = await db
-      .update(sandboxCheckouts)
-      .set({ status, reason })
-      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, 'pending')))
-      .returning();
-    if (row) notify(status === 'succeeded' ? eventOf(row, 'payment.succeeded') : eventOf(row, 'payment.failed', { reason: reason ?? 'declined' }));
+    const [row] = await db.transaction(async (tx) => {
+      const [ended] = await tx
+        .update(sandboxCheckouts)
+        .set({ status, reason, methodId: sql`CASE WHEN ${sandboxCheckouts.mode} = 'mandate' AND ${status} = 'succeeded' THEN 'pm_sbx_' || substr(${sandboxCheckouts.id}, 5) END` })
+        .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, 'pending')))
+        .returning();
+      if (ended?.methodId) await tx.insert(sandboxMethods).values({ id: ended.methodId, checkoutId: ended.id, method: ended.method });
+      return [ended];
+    });
+    if (row) {
+      const mandate = row.mode === 'mandate';
+      if (status === 'succeeded') notify(eventOf(row, mandate ? 'mandate.active' : 'payment.succeeded', mandate ? { method_id: row.methodId ?? undefined } : {}));
+      else notify(eventOf(row, mandate ? 'mandate.failed' : 'payment.failed', { reason: reason ?? 'declined' }));
+    }
     return row ?? (await find(id));
+  };
+
+  const mandateOf = async (row: SandboxCheckout): Promise<RemoteMandate> => {
+    const saved = row.methodId ? (await db.select().from(sandboxMethods).where(eq(sandboxMethods.id, row.methodId)))[0] : undefined;
+    const status = row.status === 'pending' ? 'pending' : row.status === 'canceled' ? 'failed' : saved?.status === 'revoked' ? 'revoked' : 'active';
+    return {
+      providerMandateId: row.id,
+      mandateId: row.paymentId,
+      status,
+      providerMethodId: row.methodId,
+      ...(row.status === 'canceled' ? { reason: (row.reason as FailureReason | null) ?? 'canceled' } : {}),
+    };
+  };
+
+  const chargeOf = (row: SandboxCheckout, revoked: boolean): RemoteCharge => ({
+    providerPaymentId: row.id,
+    chargeId: row.paymentId,
+    state: stateOf(row),
+    revoked,
+  });
+
+  const mandates: MandateBilling = {
+    async createMandate(request) {
+      const id = `sbx_${request.mandateId.replaceAll('-', '')}`;
+      await db
+        .insert(sandboxCheckouts)
+        .values({
+          id,
+          paymentId: request.mandateId,
+          mode: 'mandate',
+          method: request.method,
+          amountMinor: request.holdMinor,
+          currency: request.currency,
+          description: request.description,
+          successUrl: request.returnUrl,
+          cancelUrl: request.cancelUrl,
+          locale: request.locale,
+        })
+        .onConflictDoNothing();
+      return { providerPaymentId: id, redirectUrl: `${options.pagesUrl}/${id}` };
+    },
+
+    async retrieveMandate(providerMandateId) {
+      const row = await find(providerMandateId);
+      if (!row || row.mode !== 'mandate') throw new ProviderRefused(`No such mandate: ${providerMandateId}`, 'not_found');
+      return mandateOf(row);
+    },
+
+    async charge(request) {
+      const id = `sbx_${request.chargeId.replaceAll('-', '')}`;
+      const [saved] = await db.select().from(sandboxMethods).where(eq(sandboxMethods.id, request.providerMethodId));
+      if (!saved) throw new ProviderRefused(`No such payment method: ${request.providerMethodId}`, 'not_found');
+      const refused = saved.status === 'revoked' || saved.declines;
+      // The answer is final at once, as an autopayment's usually is: no notification follows.
+      await db
+        .insert(sandboxCheckouts)
+        .values({
+          id,
+          paymentId: request.chargeId,
+          mode: 'charge',
+          methodId: saved.id,
+          method: saved.method,
+          amountMinor: request.amountMinor,
+          currency: request.currency,
+          description: request.description,
+          successUrl: '',
+          cancelUrl: '',
+          locale: 'en',
+          status: refused ? 'canceled' : 'succeeded',
+          reason: refused ? 'declined' : null,
+        })
+        .onConflictDoNothing();
+      const row = (await find(id))!;
+      return chargeOf(row, saved.status === 'revoked');
+    },
+
+    async retrieveCharge(providerPaymentId) {
+      const row = await find(providerPaymentId);
+      if (!row || row.mode !== 'charge') throw new ProviderRefused(`No such charge: ${providerPaymentId}`, 'not_found');
+      const [saved] = row.methodId ? await db.select().from(sandboxMethods).where(eq(sandboxMethods.id, row.methodId)) : [];
+      return chargeOf(row, saved?.status === 'revoked');
+    },
   };
 
   const stateOf = (row: SandboxCheckout): RemotePayment['state'] => {
@@ -154,7 +260,7 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
       return { providerPaymentId: row.id, paymentId: row.paymentId, state: stateOf(row), refundedMinor: row.refundedMinor };
     },
 
-    async parseNotification(notification: Notification): Promise<PaymentEvent[]> {
+    async parseNotification(notification: Notification): Promise<ProviderEvent[]> {
       const header = notification.headers[SANDBOX_SIGNATURE_HEADER];
       const parts = new Map(
         String(header ?? '')
@@ -184,9 +290,33 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
           return [{ kind: 'failed', ...common, reason: data.reason ?? 'declined' }];
         case 'payment.refunded':
           return [{ kind: 'refunded', ...common, refundedMinor: data.refunded_minor ?? 0 }];
+        case 'mandate.active':
+        case 'mandate.failed':
+          // Only what the sandbox's books say now is trusted (an active mandate may since be revoked).
+          return [{ kind: 'mandate', eventId: event.id, mandate: await mandates.retrieveMandate(data.checkout_id) }];
+        case 'method.revoked':
+          return data.method_id ? [{ kind: 'method_revoked', eventId: event.id, providerMethodId: data.method_id }] : [];
         default:
           return [];
       }
+    },
+
+    mandates,
+
+    async revokeMethod(methodId) {
+      const [saved] = await db
+        .update(sandboxMethods)
+        .set({ status: 'revoked' })
+        .where(and(eq(sandboxMethods.id, methodId), eq(sandboxMethods.status, 'active')))
+        .returning();
+      const checkout = saved ? await find(saved.checkoutId) : undefined;
+      if (checkout) notify(eventOf(checkout, 'method.revoked', { method_id: methodId }));
+      return Boolean(saved);
+    },
+
+    async setMethodDeclines(methodId, declines) {
+      const updated = await db.update(sandboxMethods).set({ declines }).where(eq(sandboxMethods.id, methodId)).returning();
+      return updated.length > 0;
     },
 
     find,

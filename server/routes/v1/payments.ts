@@ -67,7 +67,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         try {
-          const changed = await app.billing.payments.notify(request.params.provider, { body, headers: request.headers });
+          const changed = await app.billing.notify(request.params.provider, { body, headers: request.headers });
           return { code: 200, message: translate(request.locale, 'OK'), data: { changed } };
         } catch (error) {
           if (error instanceof NotificationRejected) {

@@ -23,14 +23,17 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/balance',
     {
-      schema: { summary: 'The token balance', tags: ['tokens'], security: [{ bearer: [] }], response: tokenResponses.balance },
+      schema: { summary: 'The token balance, and when some of it next lapses', tags: ['tokens'], security: [{ bearer: [] }], response: tokenResponses.balance },
       onRequest: app.requireUser,
     },
-    async (request) => ({
-      code: 200,
-      message: ok(request.locale),
-      data: { total_tokens: await app.ledger.balanceOf(currentUser(request).user.id) },
-    }),
+    async (request) => {
+      const wallet = await app.ledger.walletOf(currentUser(request).user.id);
+      return {
+        code: 200,
+        message: ok(request.locale),
+        data: { total_tokens: wallet.total, expires_at: wallet.expiresAt?.toISOString() ?? null, expiring_tokens: wallet.expiring },
+      };
+    },
   );
 
   app.get(
@@ -96,6 +99,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
         type: entry.type,
         created_at: entry.createdAt.toISOString(),
         amount: entry.amount,
+        expires_at: entry.expiresAt?.toISOString() ?? null,
       }));
       return { code: 200, message: ok(request.locale), data, meta: { total, total_pages: Math.ceil(total / page_size), page } };
     },
