@@ -2,6 +2,8 @@
 // provider; §9 countries and payment methods): what the page sends and what it is answered, the
 // same on both sides. The price a seller sees before paying is computed here, by both.
 import { z } from 'zod';
+import { rule } from './rules';
+import { text } from './text';
 
 /** Payment methods (SPEC §9), in the order the top-up form offers them. */
 export const PAYMENT_METHODS = ['card_ru', 'card_intl', 'yoomoney_ru', 'sberpay_ru', 'tbank_ru'] as const;
@@ -148,6 +150,11 @@ export function planFeatures(plan: Pick<Plan, 'features'>): string[] {
   }
 }
 
+/** A subscription still in force (billing, or retrying a payment): the seller has a plan. */
+export function isLiveSubscription(subscription: Pick<Subscription, 'status'> | null | undefined): subscription is Subscription {
+  return subscription?.status === 'active' || subscription?.status === 'past_due' || subscription?.status === 'unpaid';
+}
+
 /** Upgrade is allowed only while active, not cancelled, and below the top plan (SPEC §4). */
 export function canUpgrade(subscription: Pick<Subscription, 'status' | 'cancel_at' | 'plan'>): boolean {
   return subscription.status === 'active' && !subscription.cancel_at && subscription.plan.id !== TOP_PLAN_ID;
@@ -237,3 +244,22 @@ export const subscriptionQuerySchema = z.object({
   subscription_status: z.enum(SUBSCRIPTION_STATUSES).optional(),
 });
 
+
+const requiredText = (max: number) => text(rule('required')).trim().min(1, rule('required')).max(max, rule('too_long', { count: max }));
+
+/**
+ * The local provider's checkout form (SPEC §5: country, state, city, address and payment method
+ * required; the Subscription form's id type, id number and marketing channel given when the seller
+ * wishes). The country is the name as the seller's language writes it; the page finds its code.
+ */
+export const localCheckoutFormSchema = z.object({
+  country: requiredText(100),
+  state: requiredText(100),
+  city: requiredText(100),
+  address: requiredText(300),
+  method: z.enum(PAYMENT_METHODS, rule('required')),
+  id_type: z.union([z.literal(''), z.enum(ID_TYPES)]),
+  id_number: text().trim().max(64, rule('too_long', { count: 64 })),
+  channel: z.union([z.literal(''), z.enum(MARKETING_CHANNELS)]),
+});
+export type LocalCheckoutForm = z.output<typeof localCheckoutFormSchema>;

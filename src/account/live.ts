@@ -1,5 +1,6 @@
 // What keeps a signed-in app current without reloading (SPEC §4 notifications, §7 "a periodic
-// background call every 60 s"): the wallet read every minute and on the wallet-refresh event,
+// background call every 60 s"): the wallet and the subscription read every minute while the page
+// is visible and online, the wallet on the wallet-refresh event,
 // and the event stream: tasks that ended, and a balance that moved (a top-up landed). The stream opens with a one-minute, single-use ticket (never the
 // session token in a URL); when it drops, a fresh ticket reopens it with growing waits.
 import { retryDelayMs } from '../../contract/backoff';
@@ -12,7 +13,7 @@ import { announceTaskUpdate, announceWalletUpdate, WALLET_REFRESH_EVENT } from '
 import { walletEventSchema } from '../../contract/billing';
 import { balanceAtom, store } from '../lib/store';
 import { i18next } from '../lib/i18n';
-import { refreshBalance } from './session';
+import { refreshBalance, refreshSubscription } from './session';
 
 export const WALLET_REFRESH_MS = 60_000;
 /** SPEC §8: post-submit toasts, and these, stay 6 s. */
@@ -44,8 +45,11 @@ export function startLive(): () => void {
   let connecting = false;
 
   const refresh = () => quietly(refreshBalance());
+  // The wallet and the plan (a renewal, an expiry, a cancellation that took effect) while the page is seen.
   const everyMinute = setInterval(() => {
-    if (document.visibilityState === 'visible' && navigator.onLine) refresh();
+    if (document.visibilityState !== 'visible' || !navigator.onLine) return;
+    refresh();
+    quietly(refreshSubscription());
   }, WALLET_REFRESH_MS);
   window.addEventListener(WALLET_REFRESH_EVENT, refresh);
 
@@ -82,6 +86,9 @@ export function startLive(): () => void {
         if (!parsed.success) return;
         store.set(balanceAtom, parsed.data.total_tokens);
         announceWalletUpdate();
+        // A period paid or lapsed moves the expiry date and perhaps the plan: read both as they now are.
+        refresh();
+        quietly(refreshSubscription());
       });
       // The ticket was spent on the first connection: the browser's own reconnect would be refused.
       stream.onerror = () => {

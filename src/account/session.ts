@@ -3,7 +3,19 @@
 import type { AccessToken, User } from '../../contract/auth';
 import { currentLocale } from '../lib/i18n';
 import { storeSession, updateStoredSession, type StoredUser } from '../lib/session';
-import { balanceAtom, clearSessionAtom, sessionTokenAtom, signedOutReasonAtom, store, userAtom } from '../lib/store';
+import { isLiveSubscription } from '../../contract/billing';
+import { getMySubscription } from '../billing/subscriptions';
+import {
+  balanceAtom,
+  balanceExpiryAtom,
+  clearSessionAtom,
+  sessionTokenAtom,
+  signedOutReasonAtom,
+  store,
+  subscriptionAtom,
+  topUpPromptAtom,
+  userAtom,
+} from '../lib/store';
 import { getBalance } from './api/get-balance';
 import { logout } from './api/logout';
 import { refreshSession } from './api/session-refresh';
@@ -24,16 +36,29 @@ async function rememberForServiceWorker(token: string, userId: string) {
   }
 }
 
-/** Reads the balance into the store (the drawer and the wallet-refresh event use it). */
+/** Reads the balance, and when some of it lapses, into the store (the drawer and the wallet-refresh event use it). */
 export async function refreshBalance(): Promise<void> {
-  store.set(balanceAtom, await getBalance());
+  const balance = await getBalance();
+  store.set(balanceAtom, balance.total_tokens);
+  store.set(balanceExpiryAtom, balance.expires_at);
+}
+
+/** Reads the seller's subscription into the store (the drawer, the consumption history, the prompt). */
+export async function refreshSubscription(): Promise<void> {
+  store.set(subscriptionAtom, await getMySubscription());
 }
 
 /** Runs once per sign-in; a failure is ignored (SPEC §2). */
 function initialiseOnce(): void {
   if (initialised) return;
   initialised = true;
-  refreshBalance().catch(() => {});
+  // SPEC §4: on first load, a subscriber with less than one token is offered a top-up or an upgrade.
+  Promise.all([refreshBalance(), refreshSubscription()])
+    .then(() => {
+      const balance = store.get(balanceAtom);
+      if (isLiveSubscription(store.get(subscriptionAtom)) && balance !== null && balance < 1) store.set(topUpPromptAtom, true);
+    })
+    .catch(() => {});
 }
 
 /** After a successful sign-in: keeps the token where remember-me says and starts the session. */

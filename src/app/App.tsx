@@ -15,6 +15,7 @@ import { RequireAuth } from './RequireAuth';
 import { IONIC_ROUTES, ionicRouteAt, type ShellProps } from './shells';
 
 const RechargeResultPage = lazyPage(() => import('../features/recharge/RechargeResultPage'));
+const SubscriptionResultPage = lazyPage(() => import('../features/subscription/SubscriptionResultPage'));
 
 /** Screens that are complete; every other route shows its honest coming-soon state. */
 const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
@@ -30,6 +31,13 @@ const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
   recharge_success: RechargeResultPage,
   recharge_cancel: RechargeResultPage,
   consumption_history: lazyPage(() => import('../features/consumption/ConsumptionHistoryPage')),
+  subscription: lazyPage(() => import('../features/subscription/PlansPage')),
+  local_subscription: lazyPage(() => import('../features/subscription/LocalCheckoutPage')),
+  subscription_result: SubscriptionResultPage,
+  subscription_success: SubscriptionResultPage,
+  subscription_cancel: SubscriptionResultPage,
+  subscription_manage: lazyPage(() => import('../features/subscription/ManagePage')),
+  upgrade: lazyPage(() => import('../features/subscription/UpgradePage')),
 };
 const ComingSoonPage = lazyPage(() => import('../features/coming-soon/ComingSoonPage'));
 

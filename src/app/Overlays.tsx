@@ -3,7 +3,7 @@
 // Ionic with them when one first opens.
 import { lazy, Suspense } from 'react';
 import { useAtomValue } from 'jotai';
-import { sessionTokenAtom } from '../lib/store';
+import { sessionTokenAtom, topUpPromptAtom } from '../lib/store';
 import { accountDialogAtom } from '../components/dialogs';
 import { NetworkBanner } from '../components/NetworkBanner';
 import { Toaster } from '../components/Toaster';
@@ -14,6 +14,7 @@ const ionic = () => import('./ionic-setup');
 const UpdateDialog = lazy(() => ionic().then(() => import('../features/updates/UpdateDialog')));
 const AccountDialogs = lazy(() => ionic().then(() => import('../features/auth/AccountDialogs')));
 const AccountDrawer = lazy(() => import('../layouts/AccountDrawer'));
+const TopUpPromptDialog = lazy(() => ionic().then(() => import('../features/subscription/TopUpPromptDialog')));
 
 // Session code (and the zod schemas it parses with) loads only when a session exists.
 const signOut = () => import('../account/session').then((module) => module.signOut());
@@ -22,6 +23,7 @@ export function Overlays() {
   const signedIn = useAtomValue(sessionTokenAtom) !== null;
   const dialog = useAtomValue(accountDialogAtom);
   const updateOffer = useAtomValue(updateOfferAtom);
+  const topUpPrompt = useAtomValue(topUpPromptAtom);
   return (
     <>
       {signedIn ? (
@@ -34,6 +36,11 @@ export function Overlays() {
       {dialog ? (
         <Suspense fallback={null}>
           <AccountDialogs />
+        </Suspense>
+      ) : null}
+      {signedIn && topUpPrompt ? (
+        <Suspense fallback={null}>
+          <TopUpPromptDialog />
         </Suspense>
       ) : null}
       {updateOffer ? (

@@ -1,5 +1,5 @@
-// The signed-in drawer (SPEC §2 navigation): who is signed in, their plan, balance and expiry,
-// recharge and subscription buttons, every account destination, and sign-out at the end.
+// The signed-in drawer (SPEC §2 navigation): who is signed in, their plan, balance and the soonest
+// date some of it lapses, recharge and upgrade-or-subscribe buttons, every account destination, and sign-out at the end.
 import '../lib/account-texts';
 import {
   chatbubbleEllipsesOutline,
@@ -19,7 +19,9 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { accountDialogAtom, drawerOpenAtom } from '../components/dialogs';
-import { balanceAtom, userAtom } from '../lib/store';
+import { isLiveSubscription } from '../../contract/billing';
+import { formatDateTime } from '../content/rules';
+import { balanceAtom, balanceExpiryAtom, subscriptionAtom, userAtom } from '../lib/store';
 import { Drawer, DrawerButton, DrawerLink } from './Drawer';
 
 const LINKS = [
@@ -34,11 +36,16 @@ function Wallet() {
   const { t } = useTranslation();
   const user = useAtomValue(userAtom);
   const balance = useAtomValue(balanceAtom);
+  const expiry = useAtomValue(balanceExpiryAtom);
+  const subscription = useAtomValue(subscriptionAtom);
+  const live = isLiveSubscription(subscription) ? subscription : null;
   const setOpen = useSetAtom(drawerOpenAtom);
   const closeDrawer = () => setOpen(false);
   useEffect(() => {
-    // The drawer shows the balance as the server has it now (loaded on demand, off the start-up path).
-    void import('../account/session').then((session) => session.refreshBalance()).catch(() => {});
+    // The drawer shows the balance and the plan as the server has them now (loaded on demand, off the start-up path).
+    void import('../account/session')
+      .then((session) => Promise.all([session.refreshBalance(), session.refreshSubscription()]))
+      .catch(() => {});
   }, []);
   return (
     <section className="drawer__account" aria-label={t('nav.account')} data-testid="drawer-account">
@@ -48,8 +55,7 @@ function Wallet() {
       <dl className="drawer__facts">
         <div>
           <dt>{t('wallet.plan')}</dt>
-          {/* Subscriptions arrive with billing; until a seller has one, say so rather than invent one. */}
-          <dd data-testid="drawer-plan">{t('wallet.noPlan')}</dd>
+          <dd data-testid="drawer-plan">{live ? live.plan.name : t('wallet.noPlan')}</dd>
         </div>
         <div>
           <dt>{t('wallet.balance')}</dt>
@@ -59,15 +65,16 @@ function Wallet() {
         </div>
         <div>
           <dt>{t('wallet.expires')}</dt>
-          <dd data-testid="drawer-expiry">{t('wallet.noExpiry')}</dd>
+          {/* The soonest date on which tokens of the balance lapse (a paid period's end). */}
+          <dd data-testid="drawer-expiry">{expiry ? <time dateTime={expiry}>{formatDateTime(expiry)}</time> : t('wallet.noExpiry')}</dd>
         </div>
       </dl>
       <div className="drawer__actions">
         <Link className="drawer__action drawer__action--primary" to={paths.recharge} onClick={closeDrawer}>
           {t('wallet.recharge')}
         </Link>
-        <Link className="drawer__action" to={paths.subscription} onClick={closeDrawer}>
-          {t('wallet.subscribe')}
+        <Link className="drawer__action" to={live ? paths.upgrade : paths.subscription} onClick={closeDrawer} data-testid="drawer-plan-action">
+          {t(live ? 'wallet.upgrade' : 'wallet.subscribe')}
         </Link>
       </div>
     </section>

@@ -172,6 +172,7 @@ const account: Translated<typeof ru, 'en'> = {
     noExpiry: 'none',
     recharge: 'Top up',
     subscribe: 'Subscribe',
+    upgrade: 'Upgrade plan',
   },
 };
 

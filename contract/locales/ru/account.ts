@@ -178,6 +178,7 @@ const account = {
     noExpiry: 'нет',
     recharge: 'Пополнить',
     subscribe: 'Оформить подписку',
+    upgrade: 'Повысить тариф',
   },
 };
 

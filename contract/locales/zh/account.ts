@@ -168,6 +168,7 @@ const account: Translated<typeof ru, 'zh'> = {
     noExpiry: '无',
     recharge: '充值',
     subscribe: '订阅',
+    upgrade: '升级套餐',
   },
 };
 

@@ -4,6 +4,7 @@ import { apiRequest } from '../../lib/api-client';
 
 const schema = okEnvelope(balanceSchema);
 
+/** The balance, and when some of it next lapses. */
 export async function getBalance() {
-  return (await apiRequest('/api/v1/tokens/balance', { schema })).data.total_tokens;
+  return (await apiRequest('/api/v1/tokens/balance', { schema })).data;
 }

@@ -18,7 +18,8 @@ import { loadList, saveList } from '../../content/lists';
 import { appendPage, formatDateTime, hasMorePages } from '../../content/rules';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import { onTaskUpdated, onWalletUpdated } from '../../lib/app-events';
-import { balanceAtom, onlineAtom } from '../../lib/store';
+import { isLiveSubscription } from '../../../contract/billing';
+import { balanceAtom, onlineAtom, subscriptionAtom } from '../../lib/store';
 import { listConsumption } from '../../billing/api';
 import '../../content/lists.css';
 import './consumption.css';
@@ -28,13 +29,12 @@ type EntryList = z.output<typeof entryListSchema>;
 
 const LIST = 'consumption';
 
-/** Until subscriptions exist no seller has one: the recharge button stays hidden (SPEC §2). */
-const hasSubscription = false;
-
 export default function ConsumptionHistoryPage() {
   const { t } = useTranslation();
   const online = useAtomValue(onlineAtom);
   const balance = useAtomValue(balanceAtom);
+  const subscription = useAtomValue(subscriptionAtom);
+  const live = isLiveSubscription(subscription) ? subscription : null;
   const [list, setList] = useState<EntryList | null>(null);
   const [offlineSince, setOfflineSince] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -93,9 +93,9 @@ export default function ConsumptionHistoryPage() {
           </div>
           <div>
             <span>{t('consumption.plan')}</span>
-            <strong data-testid="consumption-plan">{t('consumption.noPlan')}</strong>
+            <strong data-testid="consumption-plan">{live ? live.plan.name : t('consumption.noPlan')}</strong>
           </div>
-          {hasSubscription ? (
+          {live ? (
             <IonButton routerLink={paths.recharge} data-testid="consumption-recharge">
               {t('consumption.recharge')}
             </IonButton>
@@ -125,6 +125,11 @@ export default function ConsumptionHistoryPage() {
                     <time className="consumption__time" dateTime={entry.created_at}>
                       {formatDateTime(entry.created_at)}
                     </time>
+                    {entry.expires_at ? (
+                      <span className="consumption__expires" data-testid="consumption-expires">
+                        {t('consumption.expires', { date: formatDateTime(entry.expires_at) })}
+                      </span>
+                    ) : null}
                     <span className={`consumption__amount${amount > 0 ? ' consumption__amount--in' : amount < 0 ? ' consumption__amount--out' : ''}`}>
                       {amount > 0 ? `+${amount}` : amount < 0 ? `−${Math.abs(amount)}` : '0'}
                     </span>

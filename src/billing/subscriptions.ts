@@ -1,0 +1,122 @@
+// The calls behind subscriptions (SPEC §7 Subscription and the local payment provider's customers,
+// mandates and subscriptions), and the checkout kept in localStorage across the provider's page
+// (SPEC §3: the mandate id, with the plan id, is kept in browser local storage during redirects).
+import { z } from 'zod';
+import {
+  checkoutSessionSchema,
+  customerResultSchema,
+  mandateSchema,
+  planSchema,
+  PLAN_INTERVALS,
+  redirectSchema,
+  subscriptionSchema,
+  type Customer,
+  type LocalMethod,
+  type PlanInterval,
+  type Subscription,
+  type SubscriptionStatus,
+} from '../../contract/billing';
+import { okEnvelope } from '../../contract/envelope';
+import { LOCAL_PROVIDER } from '../config/paths';
+import { ApiError, apiRequest } from '../lib/api-client';
+import { readPreference, writePreference } from '../lib/preferences';
+
+const SUBSCRIPTION = '/api/v1/subscription';
+const LOCAL = `/api/v1/${LOCAL_PROVIDER}`;
+
+const plans = okEnvelope(z.array(planSchema));
+const one = okEnvelope(subscriptionSchema);
+const many = okEnvelope(z.array(subscriptionSchema));
+const redirect = okEnvelope(redirectSchema);
+const session = okEnvelope(checkoutSessionSchema);
+const mandate = okEnvelope(mandateSchema);
+const mandates = okEnvelope(z.array(mandateSchema));
+const customer = okEnvelope(customerResultSchema);
+
+export async function getPlans(signal?: AbortSignal) {
+  return (await apiRequest(`${SUBSCRIPTION}/plans`, { schema: plans, signal })).data;
+}
+
+/** The seller's subscription; null when they have none (SUBSCRIPTION_NOT_FOUND is tolerated, SPEC §7). */
+export async function getMySubscription(signal?: AbortSignal): Promise<Subscription | null> {
+  try {
+    return (await apiRequest(`${SUBSCRIPTION}/my`, { schema: one, signal })).data;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'SUBSCRIPTION_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** Subscribes through the card provider: answers its checkout page. */
+export async function createCardSubscription(planId: number, interval: PlanInterval) {
+  return (await apiRequest(`${SUBSCRIPTION}/create`, { method: 'POST', body: { plan_id: planId, interval }, schema: redirect })).data;
+}
+
+export async function getCheckoutSession(id: string, signal?: AbortSignal) {
+  return (await apiRequest(`${SUBSCRIPTION}/checkout-session/${encodeURIComponent(id)}`, { schema: session, signal })).data;
+}
+
+/** Cancels at the period's end, through the provider the subscription is billed by. */
+export async function cancelSubscription(subscription: Subscription) {
+  const path = subscription.provider === 'card' ? `${SUBSCRIPTION}/cancel` : `${LOCAL}/subscriptions/${subscription.id}/cancel`;
+  return (await apiRequest(path, { method: 'POST', body: {}, schema: one })).data;
+}
+
+/** Moves to a higher plan at once, through the provider the subscription is billed by. */
+export async function upgradeSubscription(subscription: Subscription, planId: number) {
+  const body = { plan_id: planId };
+  if (subscription.provider === 'card') return (await apiRequest(`${SUBSCRIPTION}/update`, { method: 'POST', body, schema: one })).data;
+  return (await apiRequest(`${LOCAL}/subscriptions/${subscription.id}`, { method: 'PUT', body, schema: one })).data;
+}
+
+export async function saveCustomer(payload: Customer) {
+  return (await apiRequest(`${LOCAL}/customers`, { method: 'POST', body: payload, schema: customer })).data;
+}
+
+export async function listMandates(query: { payment_method?: string; mandate_status?: string; mandate_id?: string }, signal?: AbortSignal) {
+  return (await apiRequest(`${LOCAL}/mandates`, { query, schema: mandates, signal })).data;
+}
+
+export async function createMandate(reference: string, method: LocalMethod) {
+  return (await apiRequest(`${LOCAL}/mandates`, { method: 'POST', body: { reference, payment_method: method, terminal_type: 'web' }, schema: mandate })).data;
+}
+
+export async function listLocalSubscriptions(query: { id?: string; subscription_status?: SubscriptionStatus }, signal?: AbortSignal) {
+  return (await apiRequest(`${LOCAL}/subscriptions`, { query, schema: many, signal })).data;
+}
+
+export async function subscribeWithMandate(request: { plan_id: number; mandate_id: string; reference: string; interval: PlanInterval }) {
+  return (await apiRequest(`${LOCAL}/subscriptions`, { method: 'POST', body: request, schema: one })).data;
+}
+
+const CHECKOUT_KEY = 'pendingSubscription';
+const checkoutSchema = z.object({
+  mandate_id: z.uuid(),
+  plan_id: z.number().int().positive(),
+  interval: z.enum(PLAN_INTERVALS),
+  /** Sent with the subscription request: a repeat (a reload, a second tab) answers the same subscription. */
+  reference: z.string().min(1),
+});
+export type PendingCheckout = z.output<typeof checkoutSchema>;
+
+/** Keeps the mandate and plan being subscribed to, so the page the provider sends the seller back to can go on. */
+export function rememberCheckout(pending: PendingCheckout): void {
+  writePreference(CHECKOUT_KEY, JSON.stringify(pending));
+}
+
+export function rememberedCheckout(): PendingCheckout | null {
+  try {
+    const parsed = checkoutSchema.safeParse(JSON.parse(readPreference(CHECKOUT_KEY) ?? 'null'));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetCheckout(): void {
+  try {
+    localStorage.removeItem(CHECKOUT_KEY);
+  } catch {
+    // storage blocked: nothing was kept
+  }
+}
