@@ -4,14 +4,23 @@
 // says to retry (202 with retry_after, 429, 5xx, network failures) with the same key. YooKassa does
 // not sign its notifications, so nothing in one is trusted: the payment or refund it names is
 // read back from the API and that answer is what counts.
+//
+// Mandates are YooKassa's autopayments: the seller confirms one payment made with
+// `save_payment_method: true`, YooKassa keeps the method under the payment's id, and later
+// payments naming it as `payment_method_id` go through without the seller. Every object we make
+// carries `metadata.kind` ('mandate' or 'charge'; top-ups carry none), so a notification is routed
+// by what the API says the payment is, not by what its body claims.
 import {
   NotificationRejected,
   ProviderRefused,
   ProviderUnavailable,
   type FailureReason,
-  type PaymentEvent,
+  type MandateBilling,
   type PaymentMethod,
   type PaymentProvider,
+  type ProviderEvent,
+  type RemoteCharge,
+  type RemoteMandate,
   type RemotePayment,
 } from '../provider';
 import { retryDelayMs as backoff } from '../../../contract/backoff';
@@ -46,9 +55,27 @@ interface YooPayment {
   amount: Amount;
   refunded_amount?: Amount;
   confirmation?: { type: string; confirmation_url?: string };
+  /** The method paid with; `saved` while the shop may charge it again under `id`. */
+  payment_method?: { type: string; id: string; saved: boolean };
   metadata?: Record<string, string>;
   cancellation_details?: { party: string; reason: string };
 }
+
+/**
+ * What authorising a mandate holds when our caller asks for no hold: YooKassa refuses a payment
+ * of 0, and a method is only saved by a payment the seller confirms. The payment is two-stage
+ * (`capture: false`) and cancelled as soon as it is authorised, so the hold is released and the
+ * seller is never charged for authorising (YooKassa's own advice for saving a method).
+ */
+export const VERIFICATION_HOLD_MINOR = 100;
+
+/**
+ * Cancellations of a mandate's payment that come after the seller authorised it: ours, releasing
+ * the hold, or YooKassa's when a hold was never captured. The method stays saved.
+ */
+const AFTER_AUTHORISATION = new Set(['canceled_by_merchant', 'expired_on_capture']);
+/** The seller withdrew the shop's permission to charge the method (in their bank or wallet). */
+const REVOKED = 'permission_revoked';
 
 interface YooRefund {
   id: string;
@@ -154,6 +181,104 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
     }
   }
 
+  const paymentPath = (id: string) => `/payments/${encodeURIComponent(id)}`;
+
+  /**
+   * A mandate's payment read as a mandate. Authorised (held) → the hold is released first, then
+   * active; the release failing for a reason that may pass throws, so the mandate stays pending and
+   * is asked about again rather than reported active with money still held.
+   */
+  async function mandateOf(payment: YooPayment): Promise<RemoteMandate> {
+    let current = payment;
+    if (current.status === 'waiting_for_capture') {
+      try {
+        // Keyed by the payment, so any number of nodes releasing it at once make one cancellation.
+        current = await call<YooPayment>('POST', `${paymentPath(current.id)}/cancel`, {}, `cancel-${current.id}`);
+      } catch (error) {
+        if (!(error instanceof ProviderRefused)) throw error;
+        // Refused: it moved on meanwhile (captured, cancelled, expired); what it is now decides.
+        current = await call<YooPayment>('GET', paymentPath(current.id));
+      }
+    }
+    const common = { providerMandateId: current.id, mandateId: current.metadata?.mandate_id ?? null };
+    const method = current.payment_method;
+    const authorised =
+      current.status === 'waiting_for_capture' ||
+      current.status === 'succeeded' ||
+      (current.status === 'canceled' && AFTER_AUTHORISATION.has(current.cancellation_details?.reason ?? ''));
+    if (authorised) {
+      // Saving is unconditional (save_payment_method: true), so a method the seller authorised and
+      // that is no longer saved was withdrawn by them since.
+      if (method?.saved) return { ...common, status: 'active', providerMethodId: method.id };
+      return { ...common, status: 'revoked', providerMethodId: method?.id ?? null };
+    }
+    if (current.status === 'canceled') return { ...common, status: 'failed', providerMethodId: null, reason: failureOf(current) };
+    return { ...common, status: 'pending', providerMethodId: null };
+  }
+
+  const chargeOf = (payment: YooPayment): RemoteCharge => {
+    const remote = remoteOf(payment);
+    return {
+      providerPaymentId: payment.id,
+      chargeId: payment.metadata?.charge_id ?? null,
+      state: remote.state,
+      revoked: payment.status === 'canceled' && payment.cancellation_details?.reason === REVOKED,
+    };
+  };
+
+  const mandates: MandateBilling = {
+    async createMandate(request) {
+      const type = METHOD_TYPES[request.method];
+      if (!type) throw new ProviderRefused(`YooKassa does not save ${request.method}`);
+      if (request.currency !== 'RUB') throw new ProviderRefused(`YooKassa charges roubles, not ${request.currency}`);
+      const holdMinor = request.holdMinor > 0 ? request.holdMinor : VERIFICATION_HOLD_MINOR;
+      const payment = await call<YooPayment>(
+        'POST',
+        '/payments',
+        {
+          amount: { value: fromMinor(holdMinor), currency: 'RUB' },
+          // Two-stage: authorised, never captured; mandateOf releases it (see VERIFICATION_HOLD_MINOR).
+          capture: false,
+          save_payment_method: true,
+          confirmation: { type: 'redirect', return_url: request.returnUrl, locale: request.locale === 'ru' ? 'ru_RU' : 'en_US' },
+          payment_method_data: { type },
+          description: request.description.slice(0, 128),
+          metadata: { mandate_id: request.mandateId, user_id: request.userId, kind: 'mandate' },
+        },
+        request.mandateId,
+      );
+      const url = payment.confirmation?.confirmation_url;
+      if (!url) throw new ProviderRefused(`YooKassa answered payment ${payment.id} without a page to authorise on`);
+      return { providerPaymentId: payment.id, redirectUrl: url };
+    },
+
+    async retrieveMandate(providerMandateId) {
+      return mandateOf(await call<YooPayment>('GET', paymentPath(providerMandateId)));
+    },
+
+    async charge(request) {
+      if (request.currency !== 'RUB') throw new ProviderRefused(`YooKassa charges roubles, not ${request.currency}`);
+      // No confirmation: an autopayment is final at once (succeeded or canceled) or, rarely, pending.
+      const payment = await call<YooPayment>(
+        'POST',
+        '/payments',
+        {
+          amount: { value: fromMinor(request.amountMinor), currency: 'RUB' },
+          capture: true,
+          payment_method_id: request.providerMethodId,
+          description: request.description.slice(0, 128),
+          metadata: { charge_id: request.chargeId, kind: 'charge' },
+        },
+        request.chargeId,
+      );
+      return chargeOf(payment);
+    },
+
+    async retrieveCharge(providerPaymentId) {
+      return chargeOf(await call<YooPayment>('GET', paymentPath(providerPaymentId)));
+    },
+  };
+
   return {
     name: 'yookassa',
     methods: Object.keys(METHOD_TYPES) as PaymentMethod[],
@@ -184,7 +309,7 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
       return remoteOf(await call<YooPayment>('GET', `/payments/${encodeURIComponent(providerPaymentId)}`));
     },
 
-    async parseNotification(notification): Promise<PaymentEvent[]> {
+    async parseNotification(notification): Promise<ProviderEvent[]> {
       let body: { type?: unknown; event?: unknown; object?: { id?: unknown } };
       try {
         body = JSON.parse(notification.body.toString('utf8')) as typeof body;
@@ -197,7 +322,23 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
       const eventId = `${event}:${id}`;
 
       if (event === 'payment.succeeded' || event === 'payment.canceled' || event === 'payment.waiting_for_capture') {
-        const remote = remoteOf(await confirmed<YooPayment>(`/payments/${encodeURIComponent(id)}`));
+        const payment = await confirmed<YooPayment>(`/payments/${encodeURIComponent(id)}`);
+        // The kind is the API's metadata, which only we write: a body claiming another changes nothing.
+        const kind = payment.metadata?.kind;
+        if (kind === 'mandate') {
+          const mandate = await mandateOf(payment);
+          // One event per state the mandate is read in, so a replay is recorded once and a later state is not lost.
+          return [{ kind: 'mandate', eventId: `${eventId}:${mandate.status}`, mandate }];
+        }
+        if (kind === 'charge') {
+          const charge = chargeOf(payment);
+          const events: ProviderEvent[] = [{ kind: 'charge', eventId: `${eventId}:${charge.state.status}`, charge }];
+          // YooKassa tells no one when a seller withdraws a method; a refused autopayment is how we learn it.
+          const method = payment.payment_method?.id;
+          if (charge.revoked && method) events.push({ kind: 'method_revoked', eventId: `${eventId}:method_revoked`, providerMethodId: method });
+          return events;
+        }
+        const remote = remoteOf(payment);
         const common = { eventId: `${eventId}:${remote.state.status}`, providerPaymentId: remote.providerPaymentId, paymentId: remote.paymentId };
         if (remote.state.status === 'succeeded') return [{ kind: 'succeeded', ...common, amountMinor: remote.state.amountMinor, currency: remote.state.currency }];
         if (remote.state.status === 'failed') return [{ kind: 'failed', ...common, reason: remote.state.reason }];
@@ -209,7 +350,10 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
         const remote = remoteOf(await confirmed<YooPayment>(`/payments/${encodeURIComponent(refund.payment_id)}`));
         return [{ kind: 'refunded', eventId, providerPaymentId: remote.providerPaymentId, paymentId: remote.paymentId, refundedMinor: remote.refundedMinor }];
       }
+      // payment_method.active belongs to saving a method without a payment, which we do not use.
       return [];
     },
+
+    mandates,
   };
 }

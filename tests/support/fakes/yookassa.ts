@@ -5,6 +5,14 @@
 // retry_after, payments and refunds as its API returns them, and unsigned notifications. Tests
 // drive what a payer and the shop's dashboard would do — pay, cancel, refund — and get what
 // YooKassa would notify.
+//
+// Autopayments too: a payment with `save_payment_method: true` saves the method the payer confirms
+// under the payment's id (`payment_method.saved`, `payment_method.id`); a payment naming it as
+// `payment_method_id` needs no confirmation and is final at once — succeeded, or canceled with
+// `insufficient_funds` when the method declines or `permission_revoked` once the payer withdrew
+// it. Two-stage payments (`capture: false`) wait for capture after the payer confirms and are
+// captured or cancelled through /payments/{id}/capture and /cancel. A withdrawn method reads as
+// `saved: false` on the payment that saved it (YooKassa sends no notification for that).
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +22,8 @@ interface Amount {
   currency: string;
 }
 
-export interface YooKassaPayment {
+/** A payment as YooKassa answers it; one made by a saved method has no confirmation. */
+export interface YooKassaAutopayment {
   id: string;
   status: 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
   paid: boolean;
@@ -26,11 +35,17 @@ export interface YooKassaPayment {
   payment_method: { type: string; id: string; saved: boolean };
   created_at: string;
   captured_at?: string;
-  confirmation: { type: 'redirect'; confirmation_url: string; return_url: string };
+  /** Until when an authorised two-stage payment may be captured. */
+  expires_at?: string;
   test: true;
   refundable: boolean;
   metadata: Record<string, string>;
   cancellation_details?: { party: string; reason: string };
+}
+
+/** A payment the payer confirms on YooKassa's page. */
+export interface YooKassaPayment extends YooKassaAutopayment {
+  confirmation: { type: 'redirect'; confirmation_url: string; return_url: string };
 }
 
 interface Refund {
@@ -59,7 +74,11 @@ const fromMinor = (minor: number) => (minor / 100).toFixed(2);
 export async function startFakeYooKassa(options: { shopId?: string; secretKey?: string; notificationUrl?: string; port?: number } = {}) {
   const shopId = options.shopId ?? String(100_000 + crypto.randomInt(800_000));
   const secretKey = options.secretKey ?? `test_${crypto.randomBytes(18).toString('base64url')}`;
-  const payments = new Map<string, YooKassaPayment>();
+  /** Every payment, by id (what GET /payments/{id} reads). */
+  const payments = new Map<string, YooKassaAutopayment>();
+  /** The same objects, split by how they were made (a confirmed payment has a page; an autopayment none). */
+  const confirmed = new Map<string, YooKassaPayment>();
+  const autopayments = new Map<string, YooKassaAutopayment>();
   const refunds = new Map<string, Refund>();
   const keys = new Map<string, { body: string; status: number; answer: string }>();
   const failures: { status: number; code: string; description: string }[] = [];
@@ -67,6 +86,12 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
   let stalls = 0;
   const hanging = new Set<http.ServerResponse>();
   const deliveries: { event: string; status: number }[] = [];
+  /** Every notification this YooKassa made, in order (what it would have POSTed). */
+  const sent: Notification[] = [];
+  /** Whether a payment asked to capture at once (YooKassa's default is two-stage). */
+  const captures = new Map<string, boolean>();
+  /** Saved methods by id: the payment that saved them, and what charging them does now. */
+  const methods = new Map<string, { paymentId: string; type: string; authorised: boolean; refusal: 'insufficient_funds' | 'card_expired' | 'permission_revoked' | null }>();
   let origin = '';
 
   const send = (response: http.ServerResponse, status: number, body: unknown) => {
@@ -87,7 +112,10 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
         .then((answer) => deliveries.push({ event, status: answer.status }))
         .catch(() => deliveries.push({ event, status: 0 }));
     }
-    return { type: 'notification', event, object: { ...object } };
+    // A copy: the object as it was when notified, whatever happens to the payment later.
+    const made: Notification = { type: 'notification', event, object: structuredClone(object) };
+    sent.push(made);
+    return made;
   };
 
   const validAmount = (amount: unknown): amount is Amount =>
@@ -96,16 +124,23 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
 
   const createPayment = (body: Record<string, unknown>, response: http.ServerResponse) => {
     if (!validAmount(body.amount)) return error(response, 400, 'invalid_request', 'Invalid amount value', 'amount');
+    if (body.capture !== undefined && typeof body.capture !== 'boolean') return error(response, 400, 'invalid_request', 'Invalid capture value', 'capture');
+    if (body.save_payment_method !== undefined && typeof body.save_payment_method !== 'boolean') {
+      return error(response, 400, 'invalid_request', 'Invalid save_payment_method value', 'save_payment_method');
+    }
+    if (typeof body.description === 'string' && body.description.length > 128) {
+      return error(response, 400, 'invalid_request', 'Description is too long', 'description');
+    }
+    if (body.payment_method_id !== undefined) return autopayment(body, response);
     const confirmation = body.confirmation as { type?: string; return_url?: string } | undefined;
     if (confirmation?.type !== 'redirect' || !confirmation.return_url) {
       return error(response, 400, 'invalid_request', 'Confirmation type redirect requires return_url', 'confirmation.return_url');
     }
     const method = (body.payment_method_data as { type?: string } | undefined)?.type;
     if (method !== undefined && !METHOD_TYPES.has(method)) return error(response, 400, 'invalid_request', `Invalid payment_method_data.type: ${method}`, 'payment_method_data.type');
-    if (typeof body.description === 'string' && body.description.length > 128) {
-      return error(response, 400, 'invalid_request', 'Description is too long', 'description');
-    }
     const id = yooId();
+    captures.set(id, body.capture === true);
+    const saving = body.save_payment_method === true;
     const payment: YooKassaPayment = {
       id,
       status: 'pending',
@@ -121,6 +156,53 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
       metadata: (body.metadata ?? {}) as Record<string, string>,
     };
     payments.set(id, payment);
+    confirmed.set(id, payment);
+    // The method is saved when the payer confirms; until then it is only what they will pay with.
+    if (saving) methods.set(id, { paymentId: id, type: payment.payment_method.type, authorised: false, refusal: null });
+    return send(response, 200, payment);
+  };
+
+  /** A payment by a saved method: no confirmation, final at once, and notified like any other. */
+  const autopayment = (body: Record<string, unknown>, response: http.ServerResponse) => {
+    const methodId = String(body.payment_method_id);
+    const saved = methods.get(methodId);
+    // A method the payer never confirmed is not saved: YooKassa refuses the request itself.
+    if (!saved?.authorised) return error(response, 400, 'invalid_request', 'Payment method is not saved or does not exist', 'payment_method_id');
+    const id = yooId();
+    const capture = body.capture === true;
+    captures.set(id, capture);
+    const refusal = saved.refusal;
+    const payment: YooKassaAutopayment = {
+      id,
+      status: refusal ? 'canceled' : capture ? 'succeeded' : 'waiting_for_capture',
+      paid: !refusal,
+      amount: body.amount as Amount,
+      description: body.description as string | undefined,
+      recipient: { account_id: shopId, gateway_id: String(crypto.randomInt(1_000_000, 9_999_999)) },
+      payment_method: { type: saved.type, id: methodId, saved: refusal !== 'permission_revoked' },
+      created_at: new Date().toISOString(),
+      test: true,
+      refundable: !refusal && capture,
+      metadata: (body.metadata ?? {}) as Record<string, string>,
+      ...(refusal ? { cancellation_details: { party: refusal === 'permission_revoked' ? 'yoo_money' : 'payment_network', reason: refusal } } : {}),
+      ...(!refusal && capture ? { captured_at: new Date().toISOString() } : {}),
+    };
+    if (!refusal && capture) payment.income_amount = { value: fromMinor(Math.round(toMinor(payment.amount) * 0.965)), currency: payment.amount.currency };
+    payments.set(id, payment);
+    autopayments.set(id, payment);
+    notify(refusal ? 'payment.canceled' : capture ? 'payment.succeeded' : 'payment.waiting_for_capture', payment);
+    return send(response, 200, payment);
+  };
+
+  /** POST /payments/{id}/capture or /cancel: only a payment waiting for capture moves. */
+  const settleTwoStage = (id: string, action: 'capture' | 'cancel', response: http.ServerResponse) => {
+    const payment = payments.get(id);
+    if (!payment) return error(response, 404, 'not_found', "Payment doesn't exist or access denied");
+    if (payment.status !== 'waiting_for_capture') {
+      return error(response, 400, 'invalid_request', `Payment has status ${payment.status}; only a payment waiting for capture can be ${action === 'capture' ? 'captured' : 'canceled'}`);
+    }
+    if (action === 'capture') control.capture(id);
+    else control.cancel(id, 'canceled_by_merchant');
     return send(response, 200, payment);
   };
 
@@ -167,6 +249,8 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
       }) as typeof response.end;
       if (url.pathname === '/v3/payments') return createPayment(body, response);
       if (url.pathname === '/v3/refunds') return createRefund(body, response);
+      const step = /^\/v3\/payments\/([^/]+)\/(capture|cancel)$/.exec(url.pathname);
+      if (step) return settleTwoStage(decodeURIComponent(step[1]!), step[2] as 'capture' | 'cancel', response);
     }
     const one = /^\/v3\/(payments|refunds)\/([^/]+)$/.exec(url.pathname);
     if (request.method === 'GET' && one) {
@@ -179,7 +263,7 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
 
   /** The confirmation page, for trying the whole journey by hand against this stand-in. */
   const page = (request: http.IncomingMessage, response: http.ServerResponse, id: string, action: string | null) => {
-    const payment = payments.get(id);
+    const payment = confirmed.get(id);
     if (!payment) return send(response, 404, { error: 'not found' });
     if (request.method === 'POST' && payment.status === 'pending') {
       if (action === 'pay') control.succeed(id);
@@ -216,7 +300,7 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
     return payment;
   };
 
-  function refund(payment: YooKassaPayment, minor?: number) {
+  function refund(payment: YooKassaAutopayment, minor?: number) {
     const left = toMinor(payment.amount) - (payment.refunded_amount ? toMinor(payment.refunded_amount) : 0);
     const amount = Math.min(left, minor ?? left);
     const made: Refund = { id: yooId(), payment_id: payment.id, status: 'succeeded', amount: { value: fromMinor(amount), currency: payment.amount.currency }, created_at: new Date().toISOString() };
@@ -228,19 +312,59 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
   }
 
   const control = {
-    /** The payer confirms; with capture the payment succeeds at once. */
+    /**
+     * The payer confirms: with capture the payment succeeds at once; a two-stage one waits for
+     * capture (its money held). A method asked to be saved is saved now.
+     */
     succeed(id: string) {
       const payment = paymentOf(id);
+      const saving = methods.get(id);
+      if (saving) {
+        saving.authorised = true;
+        payment.payment_method.saved = true;
+      }
+      if (captures.get(id) === false) {
+        Object.assign(payment, { status: 'waiting_for_capture', paid: true, expires_at: new Date(Date.now() + 7 * 24 * 60 * 60_000).toISOString() });
+        return notify('payment.waiting_for_capture', payment);
+      }
+      return control.capture(id);
+    },
+    /** The money is taken: at once for a one-stage payment, on /capture for a two-stage one. */
+    capture(id: string) {
+      const payment = paymentOf(id);
       Object.assign(payment, { status: 'succeeded', paid: true, refundable: true, captured_at: new Date().toISOString() });
+      delete payment.expires_at;
       payment.income_amount = { value: fromMinor(Math.round(toMinor(payment.amount) * 0.965)), currency: payment.amount.currency };
       return notify('payment.succeeded', payment);
     },
-    /** The payment is cancelled: by the payer, their bank (`insufficient_funds`…) or time. */
+    /**
+     * The payment is cancelled: by the payer, their bank (`insufficient_funds`…), time, or the shop
+     * releasing a hold (`canceled_by_merchant`, which keeps a method it saved).
+     */
     cancel(id: string, reason = 'canceled_by_user') {
       const payment = paymentOf(id);
       const party = reason === 'canceled_by_merchant' ? 'merchant' : reason.startsWith('expired') ? 'yoo_money' : reason === 'canceled_by_user' ? 'yoo_money' : 'payment_network';
       Object.assign(payment, { status: 'canceled', paid: false, cancellation_details: { party, reason } });
+      delete payment.expires_at;
+      // A method is only kept by a payment the payer authorised (releasing its hold keeps it).
+      if (methods.get(id)?.authorised !== true) {
+        payment.payment_method.saved = false;
+        methods.delete(id);
+      }
       return notify('payment.canceled', payment);
+    },
+    /** From now on, autopayments by this saved method are refused by the bank for `reason` (null: they pay again). */
+    declineMethod(methodId: string, reason: 'insufficient_funds' | 'card_expired' | null = 'insufficient_funds') {
+      const saved = methods.get(methodId);
+      if (!saved?.authorised) throw new Error(`no saved method ${methodId}`);
+      if (saved.refusal !== 'permission_revoked') saved.refusal = reason;
+    },
+    /** The payer withdraws the shop's permission (in their bank or wallet): autopayments are refused, for good. */
+    revokeMethod(methodId: string) {
+      const saved = methods.get(methodId);
+      if (!saved?.authorised) throw new Error(`no saved method ${methodId}`);
+      saved.refusal = 'permission_revoked';
+      paymentOf(saved.paymentId).payment_method.saved = false;
     },
     /** A refund from the shop's dashboard: all that is left, or `amountMinor`. */
     refund(id: string, amountMinor?: number) {
@@ -253,8 +377,16 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
     apiUrl: `${origin}/v3`,
     shopId,
     secretKey,
-    payments: payments as ReadonlyMap<string, YooKassaPayment>,
+    /** Payments made with a confirmation page (top-ups, mandates), by id. */
+    payments: confirmed as ReadonlyMap<string, YooKassaPayment>,
+    /** Payments made by a saved method (renewals), by id. */
+    autopayments: autopayments as ReadonlyMap<string, YooKassaAutopayment>,
     deliveries,
+    /** Every notification made so far, oldest first (the last about a payment: `lastNotification`). */
+    sent: sent as readonly Notification[],
+    lastNotification(paymentId: string): Notification | undefined {
+      return sent.findLast((made) => (made.object as { id?: string }).id === paymentId);
+    },
     ...control,
     /** A notification as YooKassa POSTs it: JSON, unsigned. */
     notification,
