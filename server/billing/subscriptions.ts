@@ -271,6 +271,13 @@ export function createSubscriptions(options: SubscriptionsOptions) {
         description: `SoleStudio: ${planOf(entry, period.interval, 'en').name}, ${period.interval === 'month' ? 'monthly' : 'yearly'}`,
       });
     } catch (error) {
+      if (error instanceof ProviderRefused) {
+        // The provider refused the request itself (the method is no longer saved, say): asking
+        // again under the same key would only repeat the refusal, so the charge is declined.
+        log.warn({ err: error, chargeId: charge.id }, 'the provider refused a charge of a mandate');
+        await failCharge(charge, at, kind, false);
+        return (await db.select().from(subscriptionCharges).where(eq(subscriptionCharges.id, charge.id)))[0]!;
+      }
       // Unknown whether it went through: the charge stays pending and is asked about later.
       log.warn({ err: error, chargeId: charge.id }, 'charging a mandate failed; the charge is asked about later');
       return charge;
@@ -286,12 +293,14 @@ export function createSubscriptions(options: SubscriptionsOptions) {
   };
 
   /** A mandate as the provider now has it: its status saved, and what depends on it moved on. */
-  const applyMandate = async (remote: RemoteMandate, at: Date): Promise<boolean> => {
+  const applyMandate = async (reported: RemoteMandate, at: Date): Promise<boolean> => {
     const [mandate] = await db
       .select()
       .from(mandates)
-      .where(remote.mandateId ? eq(mandates.id, remote.mandateId) : eq(mandates.providerMandateId, remote.providerMandateId));
-    if (!mandate || (mandate.providerMandateId && mandate.providerMandateId !== remote.providerMandateId)) return false;
+      .where(reported.mandateId ? eq(mandates.id, reported.mandateId) : eq(mandates.providerMandateId, reported.providerMandateId));
+    if (!mandate || (mandate.providerMandateId && mandate.providerMandateId !== reported.providerMandateId)) return false;
+    // Authorised and withdrawn before we ever heard of it: it never served, so it failed.
+    const remote: RemoteMandate = mandate.status === 'pending' && reported.status === 'revoked' ? { ...reported, status: 'failed', reason: reported.reason ?? 'canceled' } : reported;
     if (remote.status === mandate.status || remote.status === 'pending') return false;
     // A mandate only moves forward: pending → active or failed; active → revoked.
     const allowed = (mandate.status === 'pending' && remote.status !== 'revoked') || (mandate.status === 'active' && remote.status === 'revoked');
@@ -368,7 +377,7 @@ export function createSubscriptions(options: SubscriptionsOptions) {
       return false;
     }
     const changed = await db.transaction(async (tx) => {
-      if (!(await recordEvent(tx, providerName, event.eventId, event.kind))) return null;
+      if (!(await recordEvent(tx, providerName, event.eventId, event.kind))) return 'replayed' as const;
       const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id)).for('update');
       if (!locked) return null;
       const link = byProvider && !locked.providerSubscriptionId ? { providerSubscriptionId: byProvider } : {};
@@ -412,10 +421,17 @@ export function createSubscriptions(options: SubscriptionsOptions) {
           await ledger.creditPeriod(locked.userId, charge.id, charge.tokens, charge.periodEnd, tx);
           return { sub: locked, mail: { kind: locked.currentPeriodStart ? (entry.id !== locked.planId ? 'upgraded' : 'renewed') : 'activated', date: event.periodEnd } as const, wallet: true };
         }
-        case 'period_failed':
+        case 'period_failed': {
           if (locked.status !== 'active') return null;
+          // Deliveries come in any order: a failure of an invoice already paid changes nothing.
+          const [paid] = await tx
+            .select({ id: subscriptionCharges.id })
+            .from(subscriptionCharges)
+            .where(and(eq(subscriptionCharges.providerPaymentId, event.invoiceId), eq(subscriptionCharges.status, 'completed')));
+          if (paid) return null;
           await tx.update(subscriptions).set({ ...link, status: 'past_due', attempts: locked.attempts + 1, updatedAt: at }).where(eq(subscriptions.id, locked.id));
           return { sub: locked, mail: { kind: 'payment_failed', date: null } as const, wallet: false };
+        }
         case 'subscription_changed': {
           // An older state never overwrites a newer one; an ended subscription stays ended.
           if (locked.providerStateAt && event.at < locked.providerStateAt) return null;
@@ -441,6 +457,7 @@ export function createSubscriptions(options: SubscriptionsOptions) {
         }
       }
     });
+    if (changed === 'replayed') return false;
     if (!changed) return true;
     if (changed.wallet) options.walletChanged(changed.sub.userId);
     options.mail(changed.sub.userId, { ...changed.mail, planName: nameOf(changed.sub.planId) });
