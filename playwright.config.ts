@@ -12,6 +12,13 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The config is read by every worker; only the runner starts the server, so one directory is used.
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+// A second server for journeys that need other settings: no sign-up bonus and a three-token plan,
+// so a subscriber can spend every token they have.
+const leanPort = port + 1;
+const leanURL = `http://127.0.0.1:${leanPort}`;
+const leanDataDir = process.env.E2E_LEAN_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-e2e-lean-'));
+process.env.E2E_LEAN_DATA_DIR = leanDataDir;
+process.env.E2E_LEAN_URL = leanURL;
 
 const chromium = {
   browserName: 'chromium' as const,
@@ -61,21 +68,40 @@ export default defineConfig({
       dependencies: ['pixel-7', 'iphone-13', 'desktop'],
     },
   ],
-  webServer: {
-    // Exactly what `npm start` runs once the build exists.
-    command: 'node dist-server/server.js',
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STATIC_DIR: 'dist',
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: baseURL,
-      // Every journey signs up from 127.0.0.1; the limits themselves are covered by server tests.
-      RATE_LIMIT_DISABLED: 'true',
+  webServer: [
+    {
+      // Exactly what `npm start` runs once the build exists.
+      command: 'node dist-server/server.js',
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        STATIC_DIR: 'dist',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: baseURL,
+        // Every journey signs up from 127.0.0.1; the limits themselves are covered by server tests.
+        RATE_LIMIT_DISABLED: 'true',
+      },
     },
-  },
+    {
+      command: 'node dist-server/server.js',
+      url: `${leanURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(leanPort),
+        HOST: '127.0.0.1',
+        DATA_DIR: leanDataDir,
+        STATIC_DIR: 'dist',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: leanURL,
+        RATE_LIMIT_DISABLED: 'true',
+        SIGN_UP_BONUS_TOKENS: '0',
+        PRICES_FILE: 'e2e/fixtures/trial-plan-prices.json',
+      },
+    },
+  ],
 });

@@ -14,12 +14,12 @@ export function uniqueSeller(prefix: string) {
 }
 
 /** The newest message to `to` that the server wrote to its outbox, waiting for it to arrive. */
-export function mailTo(to: string, after = 0): Promise<ReadMessage> {
-  return waitForMail(process.env.E2E_DATA_DIR!, to, { after });
+export function mailTo(to: string, after = 0, dataDir = process.env.E2E_DATA_DIR!): Promise<ReadMessage> {
+  return waitForMail(dataDir, to, { after });
 }
 
 /** Registers and verifies a seller through the API, as if they had done it on another device. */
-export async function createVerifiedSeller(request: APIRequestContext, prefix: string) {
+export async function createVerifiedSeller(request: APIRequestContext, prefix: string, dataDir?: string) {
   const seller = uniqueSeller(prefix);
   const registered = await request.post('/api/v1/auth/register', {
     data: {
@@ -31,7 +31,7 @@ export async function createVerifiedSeller(request: APIRequestContext, prefix: s
     },
   });
   expect(registered.status()).toBe(201);
-  const link = new URL(linkIn(await mailTo(seller.email)));
+  const link = new URL(linkIn(await mailTo(seller.email, 0, dataDir)));
   expect((await request.get(`/api/v1/auth/verify-email${link.search}`)).status()).toBe(200);
   return seller;
 }

@@ -4,6 +4,7 @@
 // card path through the sandbox's card page and a checkout the seller leaves; in Russian and English.
 import { expect, test, type Page } from '@playwright/test';
 import { createVerifiedSeller, EN, signIn } from './accounts';
+import { apiToken, entry, finishedTask, submitTask, uploadViews } from './content';
 import { activePage, openDrawer } from './support';
 
 // Bounds for a busy machine: other journeys generate pictures and videos on the same two cores.
@@ -187,4 +188,46 @@ test('in English: the card path through the sandbox’s card page, and a checkou
   await checkout.getByTestId('checkout-method').selectOption('card_intl');
   await checkout.getByTestId('checkout-submit').click();
   await expect(checkout.getByRole('alert')).toHaveText('You are already subscribed to this plan.');
+});
+
+test.describe('a subscriber who has spent every token', () => {
+  // The second server: no sign-up bonus and a three-token plan, so the plan's tokens are all there is.
+  test.use({ baseURL: process.env.E2E_LEAN_URL });
+
+  test('is offered a top-up or an upgrade when the app loads', async ({ page, request }) => {
+    const seller = await createVerifiedSeller(request, 'zina', process.env.E2E_LEAN_DATA_DIR);
+    const token = await apiToken(request, seller);
+    const auth = { authorization: `Bearer ${token}` };
+    // Subscribed on another device: automatic payments authorised on the sandbox's page, the plan started.
+    const mandate = await request.post('/api/v1/localpay/mandates', { headers: auth, data: { reference: `m-${seller.username}`, payment_method: 'sberpay_ru', terminal_type: 'web' } });
+    expect(mandate.status()).toBe(200);
+    const { id: mandateId, redirect_url: authorise } = (await mandate.json()).data;
+    expect((await request.post(`${authorise}/pay`, { maxRedirects: 0 })).status()).toBe(303);
+    const subscribed = await request.post('/api/v1/localpay/subscriptions', { headers: auth, data: { plan_id: 1, mandate_id: mandateId, reference: `s-${seller.username}` } });
+    expect(subscribed.status(), await subscribed.text()).toBe(200);
+    expect((await subscribed.json()).data.status).toBe('active');
+    // The plan's three tokens spent on a colour card.
+    const task = await submitTask(request, token, await uploadViews(request, token), [entry('OUTFIT_COLOR')]);
+    expect((await finishedTask(request, token, task, 120_000)).status).toBe('completed');
+    const balance = await request.get('/api/v1/tokens/balance', { headers: auth });
+    expect((await balance.json()).data.total_tokens).toBe(0);
+
+    await page.goto('/');
+    await signIn(page, seller.username, seller.password, { remember: false, firstTime: true });
+    const prompt = page.getByTestId('top-up-prompt');
+    await expect(prompt).toBeVisible({ timeout: 30_000 });
+    await expect(prompt).toContainText('Токены закончились');
+    await prompt.getByTestId('top-up-prompt-upgrade').click();
+    const upgrade = activePage(page);
+    await expect(upgrade).toHaveAttribute('data-testid', 'upgrade-page');
+    await expect(upgrade.getByTestId('upgrade-to-1')).toHaveText('Текущий');
+    await expect(upgrade.getByTestId('upgrade-to-4')).toHaveText('Повысить');
+    await expect(prompt).toBeHidden();
+
+    // Once per load: coming back to the app offers it again, and recharge leads to the top-up page.
+    await page.reload();
+    await expect(prompt).toBeVisible({ timeout: 30_000 });
+    await prompt.getByTestId('top-up-prompt-recharge').click();
+    await expect(activePage(page)).toHaveAttribute('data-testid', 'recharge-page');
+  });
 });

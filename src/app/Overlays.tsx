@@ -38,7 +38,8 @@ export function Overlays() {
           <AccountDialogs />
         </Suspense>
       ) : null}
-      {signedIn && topUpPrompt ? (
+      {/* One question at a time: the prompt waits for an account dialog (the first sign-in's) to close. */}
+      {signedIn && topUpPrompt && !dialog ? (
         <Suspense fallback={null}>
           <TopUpPromptDialog />
         </Suspense>
