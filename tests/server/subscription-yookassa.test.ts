@@ -2,7 +2,8 @@
 // the suite's YooKassa stand-in, end to end through our API: a mandate authorised with a hold that
 // is released at once, a subscription charged by the saved method, renewals by the job (once,
 // however many run at once), a declined renewal that recovers, a withdrawn method that ends the
-// subscription, forged and replayed notifications, an upgrade, and another seller's ids — the
+// subscription, a renewal YooKassa refuses outright (declined at once), a mandate withdrawn before
+// it was first read (failed), forged and replayed notifications, an upgrade, and another seller's ids — the
 // balance equal to the ledger's sum after each step. Time moves through the jobs' `at`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
@@ -32,7 +33,7 @@ beforeAll(async () => {
     YOOKASSA_SECRET_KEY: yoo.secretKey,
     YOOKASSA_API_URL: yoo.apiUrl,
   });
-  for (const name of ['alina', 'boris', 'clara', 'denis', 'elena', 'fedor', 'galina']) sellers[name] = await signedInSeller(t, name);
+  for (const name of ['alina', 'boris', 'clara', 'denis', 'elena', 'fedor', 'galina', 'hanna', 'ivan']) sellers[name] = await signedInSeller(t, name);
 });
 afterAll(async () => {
   await t?.close();
@@ -362,5 +363,68 @@ describe('the adapter’s requests, as YooKassa answers them', () => {
     const free = await provider.mandates!.createMandate({ ...base, mandateId: crypto.randomUUID(), holdMinor: 0 });
     expect(yoo.payments.get(free.providerPaymentId)?.amount.value).toBe('1.00');
     expect(await provider.mandates!.retrieveMandate(free.providerPaymentId)).toMatchObject({ status: 'pending', providerMethodId: null });
+  });
+});
+
+describe('what YooKassa refuses outright, and a mandate withdrawn before we read it', () => {
+  it('a renewal YooKassa refuses itself (400) fails at once as declined: past_due, and a day later a new charge recovers it', async () => {
+    const { subscription } = await subscribe('hanna', 1);
+    const end = new Date(subscription.current_period_end);
+    // Whatever else falls due before (other sellers' renewals) is renewed first, so the refusal
+    // below meets this renewal's request and no other.
+    await t.app.billing.subscriptions.run(new Date(end.getTime() - 1));
+    expect((await chargesOf(subscription.id)).map((charge) => charge.status)).toEqual(['completed']);
+    const before = await balance('hanna');
+
+    // YooKassa refuses the request itself, as it does a payment_method_id it does not hold as saved.
+    yoo.failNext(1, { status: 400, code: 'invalid_request', description: 'Payment method is not saved or does not exist' });
+    const at = new Date(end.getTime() + 1000);
+    await t.app.billing.subscriptions.run(at);
+    // Not left pending to be asked again under the same key (which would only repeat the refusal): declined now.
+    const current = await subscriptionRow(subscription.id);
+    expect(current).toMatchObject({ status: 'past_due', attempts: 1 });
+    expect(current.renewAt!.getTime()).toBe(at.getTime() + DAY);
+    expect((await api('hanna', 'GET', '/api/v1/subscription/my')).json().data).toMatchObject({ id: subscription.id, status: 'past_due' });
+    const renewal = (await chargesOf(subscription.id)).find((charge) => charge.periodStart.getTime() === end.getTime())!;
+    expect(renewal).toMatchObject({ status: 'failed', failureReason: 'declined', providerPaymentId: null });
+    // Nothing was charged at YooKassa and nothing credited (the paid period's tokens lapsed at its end).
+    expect(await remoteChargesOf(subscription.id)).toHaveLength(1);
+    expect(await balance('hanna')).toBe(before - 200);
+    // Asking about pending charges again finds none to retry.
+    await t.app.billing.subscriptions.reconcile(new Date(at.getTime() + 60 * 60_000));
+    expect(await subscriptionRow(subscription.id)).toMatchObject({ status: 'past_due', attempts: 1 });
+    expect(await remoteChargesOf(subscription.id)).toHaveLength(1);
+    await expectBalanced('hanna');
+
+    // The retry a day later is a new charge under a new key, and the method pays.
+    await t.app.billing.subscriptions.run(new Date(at.getTime() + DAY + 1000));
+    expect(await subscriptionRow(subscription.id)).toMatchObject({ status: 'active', attempts: 0 });
+    expect((await chargesOf(subscription.id)).map((charge) => charge.status).sort()).toEqual(['completed', 'completed', 'failed']);
+    expect((await remoteChargesOf(subscription.id)).map((payment) => payment.status)).toEqual(['succeeded', 'succeeded']);
+    expect(await balance('hanna')).toBe(before);
+    await expectBalanced('hanna');
+  });
+
+  it('a mandate the seller authorised and withdrew before we first read it fails at once', async () => {
+    const { mandateId, payment } = await startMandate('ivan');
+    await onPage(payment, 'pay');
+    const authorised = yoo.lastNotification(payment.id);
+    expect(authorised?.event).toBe('payment.waiting_for_capture');
+    // Withdrawn in their bank before any notification reached us.
+    yoo.revokeMethod(payment.payment_method.id);
+    expect((await mandateRow(mandateId)).status).toBe('pending');
+
+    // Back on our page, the first read finds it authorised but no longer saved: it never served, so it failed.
+    expect((await mandateView('ivan', mandateId))?.status).toBe('failed');
+    expect(await mandateRow(mandateId)).toMatchObject({ status: 'failed', failureReason: 'canceled' });
+    // The hold was released all the same.
+    expect(payment).toMatchObject({ status: 'canceled', paid: false, cancellation_details: { reason: 'canceled_by_merchant' }, payment_method: { saved: false } });
+    // The late notification changes nothing, and the mandate cannot be subscribed with.
+    expect(await changedBy(authorised)).toBe(0);
+    expect((await mandateRow(mandateId)).status).toBe('failed');
+    const refused = await api('ivan', 'POST', '/api/v1/localpay/subscriptions', { plan_id: 1, mandate_id: mandateId, reference: 'ivan-1' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe('MANDATE_NOT_ACTIVE');
+    expect([...yoo.autopayments.values()].some((remote) => remote.payment_method.id === payment.payment_method.id)).toBe(false);
   });
 });
