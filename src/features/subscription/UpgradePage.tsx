@@ -141,7 +141,7 @@ export default function UpgradePage() {
             <p>
               {t('subscription.upgrade.confirmNote', {
                 price: price(stage.plan),
-                tokens: stage.plan.tokens,
+                count: stage.plan.tokens,
                 date: offer.subscription.current_period_end ? formatDateTime(offer.subscription.current_period_end) : '',
               })}
             </p>

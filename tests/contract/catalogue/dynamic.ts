@@ -8,7 +8,7 @@ import { MATERIAL_SECTIONS } from '../../../contract/assets';
 import { SHOE_PARAMS } from '../../../contract/materials';
 import { ROUTES } from '../../../src/config/paths';
 import { COLOUR_NAMES } from '../../../server/studio/palette';
-import { LEDGER_TYPES, PAYMENT_METHODS } from '../../../contract/billing';
+import { CLIENT_PROVIDERS, ID_TYPES, LEDGER_TYPES, PAYMENT_METHODS, PLAN_INTERVALS, SUBSCRIPTION_STATUSES } from '../../../contract/billing';
 
 /** Keys named elsewhere by a short name: a server message by its bare key, a rule by rule('…'). */
 export const NAMED_ELSEWHERE = { 'messages.*': 'messages', 'rules.*': 'rules' } as const;
@@ -16,6 +16,8 @@ export const NAMED_ELSEWHERE = { 'messages.*': 'messages', 'rules.*': 'rules' } 
 const FINISHED = ['completed', 'partially_completed'] as const;
 /** A task's status as the history shows it, a rejection told apart from other failures (TaskCard). */
 const SHOWN_STATUSES = ['processing', ...FINISHED, 'failed', 'manual_rejection'];
+/** What a seller is told by mail at each step of a subscription (server/billing/subscriptions.ts). */
+const SUBSCRIPTION_MAILS = ['activated', 'renewed', 'payment_failed', 'unpaid', 'canceled', 'revoked', 'upgraded'];
 const SAMPLE_KINDS = ['product', 'multi', 'poster', 'color', 'stillLife', 'model', 'video'];
 
 export const DYNAMIC: Record<string, readonly string[]> = {
@@ -50,10 +52,20 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   // A failed or cancelled payment's text (RechargeResultPage).
   'recharge.alerts.*': ['cancelled', 'expired', 'invalidStatus'],
   'consumption.types.*': LEDGER_TYPES,
+  'subscription.per.*': PLAN_INTERVALS,
+  'subscription.checkout.steps.*': ['init', 'authorise', 'done'],
+  'subscription.checkout.idTypes.*': ID_TYPES,
+  // What the way back from a provider shows while it works, and how it ends (SubscriptionResultPage).
+  'subscription.result.*': ['waiting', 'subscribing', 'checking'],
+  'subscription.alerts.*': ['authorizationIncomplete', 'alreadySubscribed', 'invalidStatus', 'cancelled', 'otherError', 'statusFailed'],
+  'subscription.manageView.statuses.*': SUBSCRIPTION_STATUSES,
+  'subscription.manageView.providers.*': CLIENT_PROVIDERS,
   // The server
   'shoeCategories.*': ['sneakers', 'shoes', 'heels', 'sandals', 'ankle_boots', 'boots'],
   'mail.task.subject.*': [...FINISHED, 'failed'],
   'mail.task.body.*': [...FINISHED, ...FAILURE_TYPES],
+  'mail.subscription.subject.*': SUBSCRIPTION_MAILS,
+  'mail.subscription.body.*': SUBSCRIPTION_MAILS,
   'studio.views.*': SHOE_VIEWS,
   'studio.params.*': ['boot_height', 'heel_height', 'boot_circumference', 'ankle_circumference'],
   'studio.colours.*': COLOUR_NAMES,
