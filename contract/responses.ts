@@ -91,7 +91,7 @@ export const subscriptionResponses = {
   create: { 200: okEnvelope(redirectSchema), ...errorResponses(...BODY, 401, 409, 429, 502, 503) },
   cancel: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 502, 503) },
   update: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 502, 503) },
-  checkoutSession: { 200: okEnvelope(checkoutSessionSchema), ...errorResponses(401, 404) },
+  checkoutSession: { 200: okEnvelope(checkoutSessionSchema), ...errorResponses(400, 401, 404) },
 };
 
 /** The local payment provider's customers, mandates and subscriptions (SPEC §7). */

@@ -177,7 +177,8 @@ describe('e-mail verification', () => {
     expect(again.json()).toMatchObject({ error: 'LINK_INVALID', message: 'The link is invalid or has expired.' });
     const token = (await login('olga')).json().data.access_token;
     const balance = await call({ method: 'GET', url: '/api/v1/tokens/balance', token });
-    expect(balance.json().data).toEqual({ total_tokens: 50 });
+    // The bonus never lapses: nothing of the balance has an expiry date.
+    expect(balance.json().data).toEqual({ total_tokens: 50, expires_at: null, expiring_tokens: 0 });
   });
 
   it('credits the bonus exactly once when links are replayed concurrently', async () => {

@@ -38,7 +38,8 @@ describe('the price list', () => {
   it('reads an operator’s file, packs in order of size', () => {
     const file = priceFile({ packs: [{ tokens: 500, usd: 19.99 }, { tokens: 50, usd: 2.5 }], rub_per_usd: 92.5 });
     const config = loadConfig({ PRICES_FILE: file });
-    expect(config.prices).toEqual({ packs: [{ tokens: 50, usd: 2.5 }, { tokens: 500, usd: 19.99 }], rub_per_usd: 92.5 });
+    // A file without plans keeps the default plans.
+    expect(config.prices).toEqual({ packs: [{ tokens: 50, usd: 2.5 }, { tokens: 500, usd: 19.99 }], rub_per_usd: 92.5, plans: DEFAULT_PRICES.plans });
   });
 
   it.each([

@@ -22,6 +22,7 @@ interface Response {
   content?: Record<string, { schema?: Schema }>;
 }
 interface Parameter {
+  name: string;
   in: string;
   required?: boolean;
   schema?: Schema;
@@ -204,9 +205,12 @@ describe('every route, answering what its plugins send', () => {
 
   it('400 in the envelope to an id that is not one, or a required query parameter left out', async () => {
     const refusable = (route: Route) => route.operation.parameters?.some((p) => (p.in === 'query' && p.required) || p.schema?.format === 'uuid');
+    // An id in the path, or one the query names (optional or not), given as something that is not one.
+    const idQuery = (route: Route) =>
+      (route.operation.parameters ?? []).filter((p) => p.in === 'query' && p.schema?.format === 'uuid').map((p) => `${p.name}=not-an-id`);
     const wrong = await misses(400, (route) => !!refusable(route), (route) => ({
       headers: bearer(route),
-      url: route.path.replace(/\{[^}]+\}/g, 'not-an-id'),
+      url: `${route.path.replace(/\{[^}]+\}/g, 'not-an-id')}${idQuery(route).length > 0 ? `?${idQuery(route).join('&')}` : ''}`,
     }));
     expect(wrong).toEqual([]);
   });

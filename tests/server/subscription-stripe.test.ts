@@ -5,11 +5,12 @@
 // cancelling at the period end, and upgrades that start a new period at once — all through our
 // HTTP API, with the balance equal to the ledger's sum and the lots' remainders after each step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
-import { ledger, subscriptions, tokenLots } from '../../server/db/schema';
+import { ledger, subscriptions } from '../../server/db/schema';
 import { stripeProvider } from '../../server/billing/providers/stripe';
 import { ProviderRefused } from '../../server/billing/provider';
 
@@ -44,16 +45,7 @@ async function wallet(name: string) {
   return (await api(name, 'GET', '/tokens/balance')).json().data as { total_tokens: number; expires_at: string | null; expiring_tokens: number };
 }
 
-/** The balance equals the ledger's sum and the lots' remainders: the three never drift apart. */
-async function expectBalanced(name: string) {
-  const userId = sellers[name]!.id;
-  const db = t.app.database.db;
-  const [entries] = await db.select({ sum: sql<string>`coalesce(sum(${ledger.amount}), 0)` }).from(ledger).where(eq(ledger.userId, userId));
-  const [lots] = await db.select({ sum: sql<string>`coalesce(sum(${tokenLots.remaining}), 0)` }).from(tokenLots).where(eq(tokenLots.userId, userId));
-  const { total_tokens } = await wallet(name);
-  expect(Number(entries!.sum)).toBe(total_tokens);
-  expect(Number(lots!.sum)).toBe(total_tokens);
-}
+const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
 
 const credits = async (name: string) =>
   (

@@ -6,11 +6,12 @@
 // it was first read (failed), forged and replayed notifications, an upgrade, and another seller's ids — the
 // balance equal to the ledger's sum after each step. Time moves through the jobs' `at`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { startFakeYooKassa, type YooKassaAutopayment, type YooKassaPayment } from '../support/fakes/yookassa';
-import { ledger, mandates, subscriptionCharges, subscriptions, tokenLots } from '../../server/db/schema';
+import { mandates, subscriptionCharges, subscriptions } from '../../server/db/schema';
 import { periodEnd } from '../../server/billing/subscriptions';
 import { ProviderRefused } from '../../server/billing/provider';
 import { VERIFICATION_HOLD_MINOR, yookassaProvider } from '../../server/billing/providers/yookassa';
@@ -48,17 +49,7 @@ async function balance(name: string): Promise<number> {
   return (await api(name, 'GET', '/api/v1/tokens/balance')).json().data.total_tokens;
 }
 
-/** The balance equals the ledger's sum and the lots' remainders. */
-async function expectBalanced(name: string) {
-  const userId = sellers[name]!.id;
-  const db = t.app.database.db;
-  const [entries] = await db.select({ sum: sql<string>`coalesce(sum(${ledger.amount}), 0)` }).from(ledger).where(eq(ledger.userId, userId));
-  const [lots] = await db.select({ sum: sql<string>`coalesce(sum(${tokenLots.remaining}), 0)` }).from(tokenLots).where(eq(tokenLots.userId, userId));
-  const total = await balance(name);
-  expect(total).toBeGreaterThanOrEqual(0);
-  expect(Number(entries!.sum)).toBe(total);
-  expect(Number(lots!.sum)).toBe(total);
-}
+const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
 
 /** Posts a notification to our webhook as YooKassa would: the JSON body, unsigned. */
 async function deliver(notified: Notified | undefined) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { outbox } from '../support/outbox';
 import { ledger, mandates, subscriptionCharges, subscriptions, tokenLots } from '../../server/db/schema';
 import { SANDBOX_WEBHOOK_PATH } from '../../server/plugins/billing';
@@ -35,17 +36,7 @@ async function wallet(name: string) {
   return (await api(name, 'GET', '/api/v1/tokens/balance')).json().data as { total_tokens: number; expires_at: string | null; expiring_tokens: number };
 }
 
-/** The balance equals the ledger's sum and the lots' remainders: the three never drift apart. */
-async function expectBalanced(name: string) {
-  const userId = sellers[name]!.id;
-  const db = t.app.database.db;
-  const [entries] = await db.select({ sum: sql<string>`coalesce(sum(${ledger.amount}), 0)` }).from(ledger).where(eq(ledger.userId, userId));
-  const [lots] = await db.select({ sum: sql<string>`coalesce(sum(${tokenLots.remaining}), 0)` }).from(tokenLots).where(eq(tokenLots.userId, userId));
-  const { total_tokens } = await wallet(name);
-  expect(total_tokens).toBeGreaterThanOrEqual(0);
-  expect(Number(entries!.sum)).toBe(total_tokens);
-  expect(Number(lots!.sum)).toBe(total_tokens);
-}
+const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
 
 const customer = {
   reference: 'shop-1',
