@@ -190,31 +190,31 @@ export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 
 /** SPEC §3 Customer payload (POST /api/v1/localpay/customers). */
 export const customerSchema = z.object({
-  reference: z.string().min(1).max(100),
-  first_name: z.string().max(100).optional(),
-  last_name: z.string().max(100).optional(),
-  company: z.string().max(200).optional(),
-  description: z.string().max(500).optional(),
+  reference: text().min(1).max(100),
+  first_name: text().max(100).optional(),
+  last_name: text().max(100).optional(),
+  company: text().max(200).optional(),
+  description: text().max(500).optional(),
   birth_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   email: z.email().max(254).optional(),
-  phone: z.string().max(32).optional(),
+  phone: text().max(32).optional(),
   country: z.string().regex(/^[A-Z]{2}$/),
-  address: z.string().min(1).max(300),
+  address: text().min(1).max(300),
   billing_address: z.object({
     country: z.string().regex(/^[A-Z]{2}$/),
-    state: z.string().min(1).max(100),
-    city: z.string().min(1).max(100),
-    line1: z.string().min(1).max(300),
+    state: text().min(1).max(100),
+    city: text().min(1).max(100),
+    line1: text().min(1).max(300),
   }),
   channel: z.enum(MARKETING_CHANNELS).optional(),
   id_type: z.enum(ID_TYPES).optional(),
-  id_number: z.string().min(1).max(64).optional(),
+  id_number: text().min(1).max(64).optional(),
 });
 export type Customer = z.infer<typeof customerSchema>;
 export const customerResultSchema = z.object({ id: z.string(), reference: z.string() });
 
 export const mandateRequestSchema = z.object({
-  reference: z.string().min(1).max(100),
+  reference: text().min(1).max(100),
   payment_method: z.enum(LOCAL_METHODS as unknown as [LocalMethod, ...LocalMethod[]]),
   terminal_type: z.literal('web'),
 });
@@ -236,7 +236,7 @@ export type Mandate = z.infer<typeof mandateSchema>;
 export const localSubscriptionRequestSchema = z.object({
   plan_id: z.number().int().positive(),
   mandate_id: z.uuid(),
-  reference: z.string().min(1).max(100),
+  reference: text().min(1).max(100),
   interval: z.enum(PLAN_INTERVALS).default('month'),
 });
 export const subscriptionQuerySchema = z.object({

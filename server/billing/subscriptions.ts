@@ -4,6 +4,7 @@
 // itself (Stripe) renews on its own and we follow its notifications. Either way a paid period is a
 // charge, credited once with tokens that lapse at the period's end; every step is a row with a
 // named status, and the time is a parameter, so tests move through periods without waiting.
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { and, desc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
@@ -147,34 +148,36 @@ export function createSubscriptions(options: SubscriptionsOptions) {
     (await tx.insert(subscriptionEvents).values({ provider, eventId, kind }).onConflictDoNothing().returning()).length > 0;
 
   /**
-   * A period paid: the charge completed, the subscription moved on to the period (and plan) it
-   * paid for, and its tokens credited to lapse at the period's end — in one transaction, once per
-   * charge.
+   * A period paid: the charge completed (with the provider's id of the payment), the subscription
+   * moved on to the period (and plan) it paid for unless it already has a later one (an upgrade
+   * always moves it), and its tokens credited to lapse at the period's end — in one statement, so
+   * once per charge and one round trip however many renewals run.
    */
-  const completeCharge = async (charge: ChargeRow, at: Date, kind: 'first' | 'renewal' | 'upgrade'): Promise<boolean> => {
-    const done = await db.transaction(async (tx) => {
-      const [completed] = await tx
-        .update(subscriptionCharges)
-        .set({ status: 'completed', settledAt: at, failureReason: null })
-        .where(and(eq(subscriptionCharges.id, charge.id), eq(subscriptionCharges.status, 'pending')))
-        .returning();
-      if (!completed) return null;
-      const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, charge.subscriptionId)).for('update');
-      if (!before) return null;
-      const newer = !before.currentPeriodEnd || charge.periodEnd >= before.currentPeriodEnd || kind === 'upgrade';
-      await tx
-        .update(subscriptions)
-        .set({
-          status: before.cancelAt && before.cancelAt <= at ? before.status : 'active',
-          ...(newer ? { planId: charge.planId, interval: charge.interval, currentPeriodStart: charge.periodStart, currentPeriodEnd: charge.periodEnd, renewAt: charge.periodEnd } : {}),
-          attempts: 0,
-          updatedAt: at,
-        })
-        .where(eq(subscriptions.id, before.id));
-      await ledger.creditPeriod(charge.userId, charge.id, charge.tokens, charge.periodEnd, tx);
-      return before;
-    });
-    if (!done) return false;
+  const completeCharge = async (charge: ChargeRow, at: Date, kind: 'first' | 'renewal' | 'upgrade', providerPaymentId: string | null): Promise<boolean> => {
+    const stamp = at.toISOString();
+    const newer = sql.raw(`(s.current_period_end IS NULL OR paid.period_end >= s.current_period_end OR ${kind === 'upgrade' ? 'true' : 'false'})`);
+    const result = await db.execute(sql`
+      WITH paid AS (
+        UPDATE subscription_charges
+        SET status = 'completed', settled_at = ${stamp}::timestamptz, failure_reason = NULL,
+            provider_payment_id = coalesce(${providerPaymentId}, provider_payment_id)
+        WHERE id = ${charge.id} AND status = 'pending'
+        RETURNING id, subscription_id, user_id, plan_id, interval, period_start, period_end, tokens
+      ), moved AS (
+        UPDATE subscriptions s SET
+          status = CASE WHEN s.cancel_at IS NOT NULL AND s.cancel_at <= ${stamp}::timestamptz THEN s.status ELSE 'active' END,
+          plan_id = CASE WHEN ${newer} THEN paid.plan_id ELSE s.plan_id END,
+          interval = CASE WHEN ${newer} THEN paid.interval ELSE s.interval END,
+          current_period_start = CASE WHEN ${newer} THEN paid.period_start ELSE s.current_period_start END,
+          current_period_end = CASE WHEN ${newer} THEN paid.period_end ELSE s.current_period_end END,
+          renew_at = CASE WHEN ${newer} THEN paid.period_end ELSE s.renew_at END,
+          attempts = 0,
+          updated_at = ${stamp}::timestamptz
+        FROM paid WHERE s.id = paid.subscription_id
+        RETURNING s.id
+      ), ${ledger.creditPeriodCtes()}
+      SELECT paid.id FROM paid`);
+    if ((result as unknown as { rows: unknown[] }).rows.length === 0) return false;
     options.walletChanged(charge.userId);
     options.mail(charge.userId, { kind: kind === 'first' ? 'activated' : kind === 'upgrade' ? 'upgraded' : 'renewed', planName: nameOf(charge.planId), date: charge.periodEnd });
     return true;
@@ -219,7 +222,7 @@ export function createSubscriptions(options: SubscriptionsOptions) {
         log.error({ chargeId: charge.id, remote }, 'a subscription charge was paid with another amount: not credited');
         return;
       }
-      await completeCharge(charge, at, kind);
+      await completeCharge(charge, at, kind, remote.providerPaymentId);
     } else if (remote.state.status === 'failed') await failCharge(charge, at, kind, remote.revoked);
   };
 
@@ -232,11 +235,13 @@ export function createSubscriptions(options: SubscriptionsOptions) {
     period: { start: Date; planId: number; interval: PlanInterval },
     kind: 'first' | 'renewal' | 'upgrade',
     at: Date,
+    /** The subscription's mandate when the caller has read it already (the renewal job reads a batch's at once). */
+    known?: MandateRow,
   ): Promise<ChargeRow> => {
     const entry = planEntry(period.planId);
     const client = sub.client as ClientProvider;
     const billing = mandateBilling(client);
-    const [mandate] = sub.mandateId ? await db.select().from(mandates).where(eq(mandates.id, sub.mandateId)) : [];
+    const [mandate] = known ? [known] : sub.mandateId ? await db.select().from(mandates).where(eq(mandates.id, sub.mandateId)) : [];
     if (!billing || !mandate?.providerMethodId) throw new Error(`subscription ${sub.id} has no mandate to charge`);
     const currency = currencyOf(client);
     const values = {
@@ -281,6 +286,11 @@ export function createSubscriptions(options: SubscriptionsOptions) {
       // Unknown whether it went through: the charge stays pending and is asked about later.
       log.warn({ err: error, chargeId: charge.id }, 'charging a mandate failed; the charge is asked about later');
       return charge;
+    }
+    const paid = remote.state.status === 'succeeded' && remote.state.amountMinor === charge.amountMinor && remote.state.currency.toUpperCase() === charge.currency;
+    // The usual answer, paid in full, completes the charge in the same statement that keeps the provider's id.
+    if (paid && (await completeCharge(charge, at, kind, remote.providerPaymentId))) {
+      return { ...charge, status: 'completed', settledAt: at, failureReason: null, providerPaymentId: remote.providerPaymentId };
     }
     await db.update(subscriptionCharges).set({ providerPaymentId: remote.providerPaymentId }).where(eq(subscriptionCharges.id, charge.id));
     await settleCharge({ ...charge, providerPaymentId: remote.providerPaymentId }, remote, at, kind);
@@ -557,10 +567,10 @@ export function createSubscriptions(options: SubscriptionsOptions) {
   };
 
   /** Renews one claimed subscription: charges its next period (or retries the one it owes). */
-  const renewOne = async (sub: SubscriptionRow, at: Date) => {
+  const renewOne = async (sub: SubscriptionRow, at: Date, mandate: MandateRow | undefined) => {
     if (!sub.currentPeriodEnd) return;
     // The charge's period is the one the subscription owes, whenever it is finally paid.
-    await chargeMandate(sub, { start: sub.currentPeriodEnd, planId: sub.planId, interval: intervalOf(sub) }, 'renewal', at);
+    await chargeMandate(sub, { start: sub.currentPeriodEnd, planId: sub.planId, interval: intervalOf(sub) }, 'renewal', at, mandate);
   };
 
   return {
@@ -879,12 +889,16 @@ export function createSubscriptions(options: SubscriptionsOptions) {
               .for('update', { skipLocked: true })})`,
           )
           .returning();
+        const ids = due.flatMap((sub) => (sub.mandateId ? [sub.mandateId] : []));
+        const batch = new Map(ids.length > 0 ? (await db.select().from(mandates).where(inArray(mandates.id, ids))).map((row) => [row.id, row]) : []);
         for (const sub of due) {
           try {
-            await renewOne(sub, at);
+            await renewOne(sub, at, sub.mandateId ? batch.get(sub.mandateId) : undefined);
           } catch (error) {
             log.error({ err: error, subscriptionId: sub.id }, 'renewing a subscription failed; it is tried again later');
           }
+          // The embedded database answers without giving the event loop a turn: let requests in between.
+          await yieldToRequests();
         }
         renewed += due.length;
         if (due.length < RENEW_BATCH) break;
@@ -897,6 +911,7 @@ export function createSubscriptions(options: SubscriptionsOptions) {
           const tokens = await ledger.expireFor(userId, at);
           if (tokens > 0) options.walletChanged(userId);
           lapsed += tokens;
+          await yieldToRequests();
         }
         if (users.length < 500) break;
       }
@@ -929,6 +944,7 @@ export function createSubscriptions(options: SubscriptionsOptions) {
         } catch (error) {
           log.warn({ err: error, mandateId: mandate.id }, 'reconciling a mandate failed; it is asked about again later');
         }
+        await yieldToRequests();
       }
       const charges = await db
         .select()
@@ -947,6 +963,7 @@ export function createSubscriptions(options: SubscriptionsOptions) {
         } catch (error) {
           log.warn({ err: error, chargeId: charge.id }, 'reconciling a subscription charge failed; it is asked about again later');
         }
+        await yieldToRequests();
       }
       return due.length + charges.length;
     },

@@ -180,6 +180,26 @@ export function createLedger(db: Database) {
       )`;
     },
 
+    /**
+     * The parts of one SQL statement that credit a paid subscription period: the entry written,
+     * once per charge, for each row of the CTE named `paid` (`id`, `user_id`, `tokens`,
+     * `period_end`), lapsing at the period's end, and the wallet moved by it (the ledger's trigger
+     * keeps the lot). The statement that completes a charge includes them, so a renewal's credit
+     * is one round trip.
+     */
+    creditPeriodCtes(): SQL {
+      return sql`entry AS (
+        INSERT INTO ledger (user_id, type, amount, reference, expires_at)
+        SELECT paid.user_id, 'subscription', paid.tokens, 'charge:' || paid.id, paid.period_end FROM paid WHERE paid.tokens > 0
+        ON CONFLICT (type, reference) DO NOTHING
+        RETURNING user_id, amount
+      ), wallet AS (
+        INSERT INTO wallets (user_id, total_tokens) SELECT user_id, amount FROM entry
+        ON CONFLICT (user_id) DO UPDATE SET total_tokens = wallets.total_tokens + excluded.total_tokens, updated_at = now()
+        RETURNING user_id
+      )`;
+    },
+
     /** The seller's balance: the wallet the ledger adds up to. */
     async balanceOf(userId: string, tx?: Database): Promise<number> {
       const [row] = await (tx ?? db).select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId));

@@ -34,7 +34,7 @@ beforeAll(async () => {
     YOOKASSA_SECRET_KEY: yoo.secretKey,
     YOOKASSA_API_URL: yoo.apiUrl,
   });
-  for (const name of ['alina', 'boris', 'clara', 'denis', 'elena', 'fedor', 'galina', 'hanna', 'ivan']) sellers[name] = await signedInSeller(t, name);
+  for (const name of ['alina', 'boris', 'clara', 'denis', 'elena', 'fedor', 'galina', 'hanna', 'ivan', 'jana']) sellers[name] = await signedInSeller(t, name);
 });
 afterAll(async () => {
   await t?.close();
@@ -314,13 +314,15 @@ describe('subscriptions charged by the saved method', () => {
   });
 
   it('another seller’s mandate and subscription are not found', async () => {
-    const fedors = (await api('fedor', 'GET', '/api/v1/subscription/my')).json().data as { id: string; mandate_id: string };
-    const stolen = await api('boris', 'POST', '/api/v1/localpay/subscriptions', { plan_id: 1, mandate_id: fedors.mandate_id, reference: 'steal' });
+    // Its own subscriber, so the test stands alone in any order.
+    const { mandateId, subscription } = await subscribe('jana');
+    const stolen = await api('boris', 'POST', '/api/v1/localpay/subscriptions', { plan_id: 1, mandate_id: mandateId, reference: 'steal' });
     expect(stolen.statusCode).toBe(404);
     expect(stolen.json().error).toBe('MANDATE_NOT_FOUND');
-    expect((await api('boris', 'GET', `/api/v1/localpay/mandates?mandate_id=${fedors.mandate_id}`)).json().data).toEqual([]);
-    expect((await api('boris', 'PUT', `/api/v1/localpay/subscriptions/${fedors.id}`, { plan_id: 4 })).statusCode).toBe(404);
-    expect((await api('boris', 'POST', `/api/v1/localpay/subscriptions/${fedors.id}/cancel`)).statusCode).toBe(404);
+    expect((await api('boris', 'GET', `/api/v1/localpay/mandates?mandate_id=${mandateId}`)).json().data).toEqual([]);
+    expect((await api('boris', 'PUT', `/api/v1/localpay/subscriptions/${subscription.id}`, { plan_id: 4 })).statusCode).toBe(404);
+    expect((await api('boris', 'POST', `/api/v1/localpay/subscriptions/${subscription.id}/cancel`)).statusCode).toBe(404);
+    expect((await api('jana', 'GET', '/api/v1/subscription/my')).json().data).toMatchObject({ id: subscription.id, status: 'active', plan: { id: 1 } });
   });
 });
 

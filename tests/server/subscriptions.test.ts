@@ -20,7 +20,7 @@ const DAY = 24 * 60 * 60_000;
 
 beforeAll(async () => {
   t = await createTestApp({ SANDBOX_NOTIFY_DELAY_MS: '30', PUBLIC_URL: 'http://shop.test' });
-  for (const name of ['sonya', 'timur', 'ulrich', 'vera', 'wanda', 'xenia', 'yakov', 'zoltan', 'arkady', 'bogdana']) {
+  for (const name of ['sonya', 'timur', 'ulrich', 'vera', 'wanda', 'xenia', 'yakov', 'zoltan', 'arkady', 'bogdana', 'stella']) {
     sellers[name] = await signedInSeller(t, name);
   }
 });
@@ -138,13 +138,14 @@ describe('the local provider', () => {
     const refused = await api('timur', 'POST', '/api/v1/localpay/subscriptions', { plan_id: 1, mandate_id: pending, reference: 'timur-1' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toBe('MANDATE_NOT_ACTIVE');
-    // Sonya's mandate and subscription are not Timur's.
-    const sonyas = (await api('sonya', 'GET', '/api/v1/subscription/my')).json().data as { id: string; mandate_id: string };
-    expect((await api('timur', 'POST', '/api/v1/localpay/subscriptions', { plan_id: 1, mandate_id: sonyas.mandate_id, reference: 'steal' })).statusCode).toBe(404);
-    expect((await api('timur', 'PUT', `/api/v1/localpay/subscriptions/${sonyas.id}`, { plan_id: 2 })).statusCode).toBe(404);
-    expect((await api('timur', 'POST', `/api/v1/localpay/subscriptions/${sonyas.id}/cancel`)).statusCode).toBe(404);
-    expect((await api('timur', 'GET', `/api/v1/localpay/mandates?mandate_id=${sonyas.mandate_id}`)).json().data).toEqual([]);
-    expect((await api('timur', 'GET', `/api/v1/localpay/subscriptions?id=${sonyas.id}`)).json().data).toEqual([]);
+    // Stella's mandate and subscription are not Timur's (her own, so the test stands alone in any order).
+    const stellas = await subscribeLocal('stella', 1);
+    const theirs = { id: stellas.subscription.id, mandate_id: stellas.mandateId };
+    expect((await api('timur', 'POST', '/api/v1/localpay/subscriptions', { plan_id: 1, mandate_id: theirs.mandate_id, reference: 'steal' })).statusCode).toBe(404);
+    expect((await api('timur', 'PUT', `/api/v1/localpay/subscriptions/${theirs.id}`, { plan_id: 2 })).statusCode).toBe(404);
+    expect((await api('timur', 'POST', `/api/v1/localpay/subscriptions/${theirs.id}/cancel`)).statusCode).toBe(404);
+    expect((await api('timur', 'GET', `/api/v1/localpay/mandates?mandate_id=${theirs.mandate_id}`)).json().data).toEqual([]);
+    expect((await api('timur', 'GET', `/api/v1/localpay/subscriptions?id=${theirs.id}`)).json().data).toEqual([]);
     // A mandate the seller declines on the page ends failed.
     const page = new URL(created.json().data.redirect_url).pathname;
     await t.app.inject({ method: 'POST', url: `${page}/decline` });

@@ -194,7 +194,7 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
       if (!saved) throw new ProviderRefused(`No such payment method: ${request.providerMethodId}`, 'not_found');
       const refused = saved.status === 'revoked' || saved.declines;
       // The answer is final at once, as an autopayment's usually is: no notification follows.
-      await db
+      const [booked] = await db
         .insert(sandboxCheckouts)
         .values({
           id,
@@ -211,8 +211,10 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
           status: refused ? 'canceled' : 'succeeded',
           reason: refused ? 'declined' : null,
         })
-        .onConflictDoNothing();
-      const row = (await find(id))!;
+        .onConflictDoNothing()
+        .returning();
+      // A repeat under the same charge answers the charge already booked.
+      const row = booked ?? (await find(id))!;
       return chargeOf(row, saved.status === 'revoked');
     },
 

@@ -17,6 +17,7 @@ import {
   type Subscription,
 } from '../../../contract/billing';
 import type { Locale } from '../../../contract/locales';
+import { text } from '../../../contract/text';
 import { translate } from '../../lib/i18n';
 import { HttpError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
@@ -100,7 +101,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The card provider's subscription checkout as it stands",
         tags: ['subscription'],
         security: bearer,
-        params: z.object({ id: z.string().min(1).max(255) }),
+        params: z.object({ id: text().min(1).max(255) }),
         response: subscriptionResponses.checkoutSession,
       },
       onRequest: app.requireUser,
