@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   CLIENT_PROVIDERS,
   consumptionEntrySchema,
+  FIRST_COUNTRIES,
+  PAYMENT_METHODS,
   paymentMethodSchema,
   paymentSchema,
   tiersSchema,
@@ -31,8 +33,10 @@ export async function getTiers(signal?: AbortSignal) {
   return (await apiRequest(`${TOKENS}/tiers`, { schema: tiers, signal })).data;
 }
 
+/** The payment methods in SPEC §9's order (the first is the default choice). */
 export async function getMethods(signal?: AbortSignal) {
-  return (await apiRequest(`${TOKENS}/methods`, { schema: methods, signal })).data;
+  const list = (await apiRequest(`${TOKENS}/methods`, { schema: methods, signal })).data;
+  return [...list].sort((a, b) => PAYMENT_METHODS.indexOf(a.id) - PAYMENT_METHODS.indexOf(b.id));
 }
 
 export async function startTopUp(request: TopUpRequest) {
@@ -50,10 +54,15 @@ export function listConsumption(page: number, signal?: AbortSignal): Promise<His
 const countriesSchema = z.array(z.object({ name: z.string(), code: z.string().regex(/^[A-Z]{2}$/) }));
 export type Country = z.output<typeof countriesSchema>[number];
 
-/** The static country list in a language (zh, en, ru; any other falls back to ru). */
-export function getCountries(language: string): Promise<Country[]> {
+/**
+ * The static country list in a language (zh, en, ru; any other falls back to ru): SPEC §9's
+ * countries first, in their order, then the rest as the language sorts them.
+ */
+export async function getCountries(language: string): Promise<Country[]> {
   const locale: Locale = isLocale(language) ? language : 'ru';
-  return fetchStaticJson(`/countries/${locale}.json`, countriesSchema);
+  const countries = await fetchStaticJson(`/countries/${locale}.json`, countriesSchema);
+  const first = FIRST_COUNTRIES.map((code) => countries.find((country) => country.code === code)).filter((c): c is Country => Boolean(c));
+  return [...first, ...countries.filter((country) => !(FIRST_COUNTRIES as readonly string[]).includes(country.code))];
 }
 
 const PENDING_PAYMENT_KEY = 'pendingPayment';

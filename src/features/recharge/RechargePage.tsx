@@ -12,8 +12,6 @@ import { useTranslation } from 'react-i18next';
 import {
   chargeMinor,
   DEFAULT_COUNTRY,
-  FIRST_COUNTRIES,
-  PAYMENT_METHODS,
   type PaymentMethodInfo,
   type Tiers,
 } from '../../../contract/billing';
@@ -34,12 +32,6 @@ interface Offer {
   countries: Country[];
 }
 
-/** SPEC §9's countries first, in their order; the rest as the language sorts them. */
-function orderCountries(countries: Country[]): Country[] {
-  const first = FIRST_COUNTRIES.map((code) => countries.find((country) => country.code === code)).filter((c): c is Country => Boolean(c));
-  return [...first, ...countries.filter((country) => !(FIRST_COUNTRIES as readonly string[]).includes(country.code))];
-}
-
 export default function RechargePage() {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -56,14 +48,12 @@ export default function RechargePage() {
   const load = useCallback(() => {
     return Promise.all([getTiers(), getMethods(), getCountries(i18n.language)])
       .then(([tiers, methods, countries]) => {
-        const ordered = [...methods].sort((a, b) => PAYMENT_METHODS.indexOf(a.id) - PAYMENT_METHODS.indexOf(b.id));
-        const list = orderCountries(countries);
-        setOffer({ tiers, methods: ordered, countries: list });
+        setOffer({ tiers, methods, countries });
         // SPEC §2: the first pack preselected, the first method, RU.
         const packs = Object.keys(tiers).map(Number).sort((a, b) => a - b);
         setPack((current) => current ?? packs[0] ?? null);
-        setMethod((current) => current || (ordered[0]?.id ?? ''));
-        setCountryText((current) => current || (list.find((country) => country.code === DEFAULT_COUNTRY)?.name ?? ''));
+        setMethod((current) => current || (methods[0]?.id ?? ''));
+        setCountryText((current) => current || (countries.find((country) => country.code === DEFAULT_COUNTRY)?.name ?? ''));
       })
       .then(() => setLoadFailed(null))
       .catch((error: unknown) => setLoadFailed(error instanceof Error ? error.message : String(error)));

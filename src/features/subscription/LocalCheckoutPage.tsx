@@ -13,11 +13,9 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import {
   chargeMinor,
   DEFAULT_COUNTRY,
-  FIRST_COUNTRIES,
   ID_TYPES,
   localCheckoutFormSchema,
   MARKETING_CHANNELS,
-  PAYMENT_METHODS,
   PLAN_INTERVALS,
   providerOfMethod,
   type LocalMethod,
@@ -69,10 +67,7 @@ export default function LocalCheckoutPage() {
     Promise.all([getPlans(), getMethods(), getCountries(i18n.language)])
       .then(([plans, methods, countries]) => {
         if (!live) return;
-        const ordered = [...methods].sort((a, b) => PAYMENT_METHODS.indexOf(a.id) - PAYMENT_METHODS.indexOf(b.id));
-        const first = FIRST_COUNTRIES.map((code) => countries.find((country) => country.code === code)).filter((c): c is Country => Boolean(c));
-        const list = [...first, ...countries.filter((country) => !(FIRST_COUNTRIES as readonly string[]).includes(country.code))];
-        setOffer({ plan: plans.find((plan) => plan.id === wantedId && plan.interval === wantedInterval) ?? null, methods: ordered, countries: list });
+        setOffer({ plan: plans.find((plan) => plan.id === wantedId && plan.interval === wantedInterval) ?? null, methods, countries });
       })
       .catch((error: unknown) => {
         if (live) setLoadFailed(error instanceof Error ? error.message : String(error));
