@@ -24,6 +24,7 @@ import { ApiError } from '../../lib/api-client';
 import { balanceAtom, onlineAtom } from '../../lib/store';
 import { getCountries, getMethods, getTiers, rememberPayment, startTopUp, type Country } from '../../billing/api';
 import { formatMoney } from '../../billing/money';
+import '../../billing/billing.css';
 import './recharge.css';
 
 interface Offer {
@@ -110,13 +111,13 @@ export default function RechargePage() {
             {t('recharge.history')}
           </IonButton>
         </div>
-        <div className="recharge__balance" data-testid="recharge-balance">
+        <div className="billing-panel" data-testid="recharge-balance">
           <span>{t('recharge.balance')}</span>
           <strong>{balance === null ? t('wallet.unknown') : t('wallet.tokens', { count: balance })}</strong>
         </div>
         {!online ? <FormMessage tone="error">{t('recharge.offline')}</FormMessage> : null}
         {loadFailed && !offer ? (
-          <div className="recharge__problem" role="alert">
+          <div className="billing-problem" role="alert">
             <span>
               {t('recharge.loadFailed')} {loadFailed}
             </span>
@@ -126,7 +127,7 @@ export default function RechargePage() {
           </div>
         ) : null}
         {!offer && !loadFailed ? (
-          <p role="status" className="recharge__loading">
+          <p role="status" className="billing-loading">
             <Spinner /> {t('recharge.loading')}
           </p>
         ) : null}
@@ -196,7 +197,7 @@ export default function RechargePage() {
               </select>
             </div>
             {chosenPack && chosenMethod ? (
-              <div className="recharge__total" data-testid="recharge-total">
+              <div className="billing-panel recharge__total" data-testid="recharge-total">
                 <span>{t('recharge.total')}</span>
                 <strong>{price(chosenPack.usd)}</strong>
                 {chosenMethod.currency !== 'USD' ? <p className="field__hint">{t('recharge.rate', { rate: chosenMethod.per_usd })}</p> : null}
@@ -210,8 +211,8 @@ export default function RechargePage() {
         ) : null}
       </section>
       {sending ? (
-        <div className="recharge__overlay" role="status" aria-live="polite" data-testid="recharge-overlay">
-          <div className="recharge__overlay-card">
+        <div className="billing-overlay" role="status" aria-live="polite" data-testid="recharge-overlay">
+          <div className="billing-overlay__card">
             <Spinner />
             <p>{t('recharge.redirecting')}</p>
           </div>

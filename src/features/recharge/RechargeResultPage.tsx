@@ -18,6 +18,7 @@ import { ApiError } from '../../lib/api-client';
 import { requestWalletRefresh } from '../../lib/app-events';
 import { forgetPayment, getPayment, rememberedPayment } from '../../billing/api';
 import { formatMoney } from '../../billing/money';
+import '../../billing/billing.css';
 import './recharge.css';
 
 /** How often a pending payment is read again, growing to the longest. */
@@ -85,31 +86,31 @@ export default function RechargeResultPage() {
     body = (
       <>
         <Spinner />
-        <p className="recharge-result__text">{t('recharge.overlay.pending')}</p>
-        <p className="recharge-result__hint">{t('recharge.overlay.pendingHint')}</p>
+        <p className="billing-result__text">{t('recharge.overlay.pending')}</p>
+        <p className="billing-result__hint">{t('recharge.overlay.pendingHint')}</p>
       </>
     );
   } else if (showing.kind === 'payment' && showing.payment.status === 'completed') {
     tone = 'success';
     body = (
       <>
-        <p className="recharge-result__text">{t('recharge.alerts.success', { count: showing.payment.token_amount })}</p>
-        <p className="recharge-result__hint">{formatMoney(showing.payment.amount, showing.payment.currency, i18n.language)}</p>
+        <p className="billing-result__text">{t('recharge.alerts.success', { count: showing.payment.token_amount })}</p>
+        <p className="billing-result__hint">{formatMoney(showing.payment.amount, showing.payment.currency, i18n.language)}</p>
       </>
     );
   } else if (showing.kind === 'payment') {
     const reason = showing.payment.failure_reason;
     const key = reason === 'canceled' || (cancelled && reason !== 'expired') ? 'cancelled' : reason === 'expired' ? 'expired' : 'invalidStatus';
-    body = <p className="recharge-result__text">{t(`recharge.alerts.${key}`)}</p>;
+    body = <p className="billing-result__text">{t(`recharge.alerts.${key}`)}</p>;
   } else {
-    body = <p className="recharge-result__text">{t(showing.kind === 'missing' ? 'recharge.alerts.noPayment' : 'recharge.alerts.unknownPayment')}</p>;
+    body = <p className="billing-result__text">{t(showing.kind === 'missing' ? 'recharge.alerts.noPayment' : 'recharge.alerts.unknownPayment')}</p>;
   }
 
   return (
     <HomeLayout title={title} testId="recharge-result-page">
       <section className="recharge-result">
         <h1>{title}</h1>
-        <div className={`recharge-result__card recharge-result__card--${tone}`} role="status" aria-live="polite" data-testid="recharge-result" data-state={tone}>
+        <div className={`billing-result billing-result--${tone}`} role="status" aria-live="polite" data-testid="recharge-result" data-state={tone}>
           {body}
           {readFailed ? <p className="field__error">{t('recharge.alerts.statusFailed')}</p> : null}
           {tone === 'success' ? (

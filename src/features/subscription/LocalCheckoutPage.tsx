@@ -35,6 +35,7 @@ import { getCountries, getMethods, type Country } from '../../billing/api';
 import { formatMoney } from '../../billing/money';
 import { createCardSubscription, createMandate, getPlans, listMandates, rememberCheckout, saveCustomer } from '../../billing/subscriptions';
 import { BackButton, PlanCard, Stepper } from './parts';
+import '../../billing/billing.css';
 import './subscription.css';
 
 interface Offer {
@@ -85,19 +86,19 @@ export default function LocalCheckoutPage() {
         <h1>{title}</h1>
         <Stepper step="init" />
         {loadFailed && !offer ? (
-          <div className="subscription__problem" role="alert">
+          <div className="billing-problem" role="alert">
             <span>
               {t('subscription.loadFailed')} {loadFailed}
             </span>
           </div>
         ) : null}
         {!offer && !loadFailed ? (
-          <p role="status" className="subscription__loading">
+          <p role="status" className="billing-loading">
             <Spinner /> {t('subscription.loading')}
           </p>
         ) : null}
         {offer && !offer.plan ? (
-          <div className="subscription__problem" role="alert" data-testid="checkout-no-plan">
+          <div className="billing-problem" role="alert" data-testid="checkout-no-plan">
             <span>{t('subscription.checkout.planMissing')}</span>
             <IonButton size="small" fill="outline" routerLink={paths.subscription}>
               {t('subscription.result.plans')}
@@ -112,8 +113,8 @@ export default function LocalCheckoutPage() {
         ) : null}
       </section>
       {sending ? (
-        <div className="subscription__overlay" role="status" aria-live="polite" data-testid="checkout-overlay">
-          <div className="subscription__overlay-card">
+        <div className="billing-overlay" role="status" aria-live="polite" data-testid="checkout-overlay">
+          <div className="billing-overlay__card">
             <Spinner />
             <p>{t('subscription.checkout.redirecting')}</p>
           </div>
@@ -265,7 +266,7 @@ function CheckoutForm({ offer, plan, sending, onSending }: { offer: Offer; plan:
         </div>
       </details>
       {method ? (
-        <div className="subscription__total" data-testid="checkout-total">
+        <div className="billing-panel" data-testid="checkout-total">
           <span>{t('subscription.checkout.total')}</span>
           <strong>{formatMoney(chargeMinor(plan.price, method.per_usd, method.currency), method.currency, i18n.language)}</strong>
         </div>

@@ -19,6 +19,7 @@ import { ApiError } from '../../lib/api-client';
 import { subscriptionAtom } from '../../lib/store';
 import { cancelSubscription, getMySubscription } from '../../billing/subscriptions';
 import { PlanCard } from './parts';
+import '../../billing/billing.css';
 import './subscription.css';
 
 /** SPEC §9: the wait before the page reloads after a cancel. */
@@ -77,12 +78,12 @@ export default function ManagePage() {
       <section className="subscription subscription--narrow">
         <h1>{title}</h1>
         {loaded.kind === 'loading' ? (
-          <p role="status" className="subscription__loading">
+          <p role="status" className="billing-loading">
             <Spinner /> {t('subscription.manageView.loading')}
           </p>
         ) : null}
         {loaded.kind === 'failed' ? (
-          <div className="subscription__problem" role="alert">
+          <div className="billing-problem" role="alert">
             <span>
               {t('subscription.manageView.loadFailed')} {loaded.message}
             </span>

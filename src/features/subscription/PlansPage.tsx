@@ -16,6 +16,7 @@ import { onlineAtom, subscriptionAtom } from '../../lib/store';
 import { getPlans } from '../../billing/subscriptions';
 import { BackButton, PlanCard } from './parts';
 import { checkoutPath } from './routes';
+import '../../billing/billing.css';
 import './subscription.css';
 
 export default function PlansPage() {
@@ -73,7 +74,7 @@ export default function PlansPage() {
         </div>
         {!online ? <p className="field__error">{t('subscription.offline')}</p> : null}
         {failure && !plans ? (
-          <div className="subscription__problem" role="alert">
+          <div className="billing-problem" role="alert">
             <span>
               {t('subscription.loadFailed')} {failure}
             </span>
@@ -83,7 +84,7 @@ export default function PlansPage() {
           </div>
         ) : null}
         {!plans && !failure ? (
-          <p role="status" className="subscription__loading">
+          <p role="status" className="billing-loading">
             <Spinner /> {t('subscription.loading')}
           </p>
         ) : null}

@@ -27,6 +27,7 @@ import {
   type PendingCheckout,
 } from '../../billing/subscriptions';
 import { ResultCard, Stepper, type Step } from './parts';
+import '../../billing/billing.css';
 import './subscription.css';
 
 type Alert = 'authorizationIncomplete' | 'alreadySubscribed' | 'invalidStatus' | 'cancelled' | 'otherError' | 'statusFailed';
@@ -138,17 +139,17 @@ export default function SubscriptionResultPage() {
           {shown.kind === 'working' ? (
             <>
               <Spinner />
-              <p className="subscription-result__text">{t(`subscription.result.${shown.text}`)}</p>
+              <p className="billing-result__text">{t(`subscription.result.${shown.text}`)}</p>
             </>
           ) : null}
-          {shown.kind === 'success' ? <p className="subscription-result__text">{t('subscription.alerts.success', { plan: shown.plan })}</p> : null}
+          {shown.kind === 'success' ? <p className="billing-result__text">{t('subscription.alerts.success', { plan: shown.plan })}</p> : null}
           {shown.kind === 'alert' ? (
-            <p className="subscription-result__text" data-alert={shown.alert}>
+            <p className="billing-result__text" data-alert={shown.alert}>
               {t(`subscription.alerts.${shown.alert}`, { message: shown.message ?? '' })}
             </p>
           ) : null}
-          {shown.kind === 'missing' ? <p className="subscription-result__text">{t('subscription.result.noCheckout')}</p> : null}
-          <div className="subscription-result__actions">
+          {shown.kind === 'missing' ? <p className="billing-result__text">{t('subscription.result.noCheckout')}</p> : null}
+          <div className="subscription__result-actions">
             {shown.kind === 'success' ? (
               <>
                 <IonButton routerLink={paths.home} data-testid="subscription-home">

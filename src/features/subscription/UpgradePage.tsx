@@ -24,6 +24,7 @@ import { formatMoney } from '../../billing/money';
 import { pollUntil, sleep } from '../../billing/poll';
 import { getMySubscription, getPlans, listLocalSubscriptions, upgradeSubscription } from '../../billing/subscriptions';
 import { BackButton, PlanCard, planPrice } from './parts';
+import '../../billing/billing.css';
 import './subscription.css';
 
 /** SPEC §9: the wait after the card provider's update before the result is shown. */
@@ -110,14 +111,14 @@ export default function UpgradePage() {
         <h1>{title}</h1>
         <p className="subscription__lead">{t('subscription.upgrade.lead')}</p>
         {failure && !offer ? (
-          <div className="subscription__problem" role="alert">
+          <div className="billing-problem" role="alert">
             <span>
               {t('subscription.loadFailed')} {failure}
             </span>
           </div>
         ) : null}
         {!offer && !failure ? (
-          <p role="status" className="subscription__loading">
+          <p role="status" className="billing-loading">
             <Spinner /> {t('subscription.loading')}
           </p>
         ) : null}
@@ -170,7 +171,7 @@ export default function UpgradePage() {
       >
         {stage.kind === 'result' ? (
           <>
-            <p id="upgrade-result-title" className={`subscription-result__text subscription-result__text--${stage.tone}`} data-state={stage.tone} data-testid="upgrade-result-text">
+            <p id="upgrade-result-title" className={`billing-result__text billing-result__text--${stage.tone}`} data-state={stage.tone} data-testid="upgrade-result-text">
               {stage.text}
             </p>
             <div className="dialog__actions">

@@ -83,7 +83,7 @@ export type Tone = 'pending' | 'success' | 'error';
 
 export function ResultCard({ tone, testId, children }: { tone: Tone; testId: string; children: ReactNode }) {
   return (
-    <div className={`subscription-result subscription-result--${tone}`} role="status" aria-live="polite" data-testid={testId} data-state={tone}>
+    <div className={`billing-result billing-result--${tone}`} role="status" aria-live="polite" data-testid={testId} data-state={tone}>
       {children}
     </div>
   );
