@@ -17,7 +17,7 @@ import {
 import { okEnvelope, pagedEnvelope } from '../../contract/envelope';
 import { isLocale, type Locale } from '../../contract/locales';
 import { apiRequest, fetchStaticJson } from '../lib/api-client';
-import { readPreference, writePreference } from '../lib/preferences';
+import { keptJson } from '../lib/preferences';
 
 const TOKENS = '/api/v1/tokens';
 export const HISTORY_PAGE_SIZE = 20;
@@ -65,28 +65,11 @@ export async function getCountries(language: string): Promise<Country[]> {
   return [...first, ...countries.filter((country) => !(FIRST_COUNTRIES as readonly string[]).includes(country.code))];
 }
 
-const PENDING_PAYMENT_KEY = 'pendingPayment';
 const pendingSchema = z.object({ id: z.uuid(), provider: z.enum(CLIENT_PROVIDERS) });
 export type PendingPayment = z.output<typeof pendingSchema>;
+const pendingPayment = keptJson('pendingPayment', pendingSchema);
 
 /** Keeps the payment being paid, so the page the provider sends the seller back to can find it. */
-export function rememberPayment(pending: PendingPayment): void {
-  writePreference(PENDING_PAYMENT_KEY, JSON.stringify(pending));
-}
-
-export function rememberedPayment(): PendingPayment | null {
-  try {
-    const parsed = pendingSchema.safeParse(JSON.parse(readPreference(PENDING_PAYMENT_KEY) ?? 'null'));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-export function forgetPayment(): void {
-  try {
-    localStorage.removeItem(PENDING_PAYMENT_KEY);
-  } catch {
-    // storage blocked: nothing was kept
-  }
-}
+export const rememberPayment = (pending: PendingPayment): void => pendingPayment.keep(pending);
+export const rememberedPayment = (): PendingPayment | null => pendingPayment.read();
+export const forgetPayment = (): void => pendingPayment.forget();

@@ -19,7 +19,7 @@ import {
 import { okEnvelope } from '../../contract/envelope';
 import { LOCAL_PROVIDER } from '../config/paths';
 import { ApiError, apiRequest } from '../lib/api-client';
-import { readPreference, writePreference } from '../lib/preferences';
+import { keptJson } from '../lib/preferences';
 
 const SUBSCRIPTION = '/api/v1/subscription';
 const LOCAL = `/api/v1/${LOCAL_PROVIDER}`;
@@ -89,7 +89,6 @@ export async function subscribeWithMandate(request: { plan_id: number; mandate_i
   return (await apiRequest(`${LOCAL}/subscriptions`, { method: 'POST', body: request, schema: one })).data;
 }
 
-const CHECKOUT_KEY = 'pendingSubscription';
 const checkoutSchema = z.object({
   mandate_id: z.uuid(),
   plan_id: z.number().int().positive(),
@@ -98,25 +97,9 @@ const checkoutSchema = z.object({
   reference: z.string().min(1),
 });
 export type PendingCheckout = z.output<typeof checkoutSchema>;
+const pendingCheckout = keptJson('pendingSubscription', checkoutSchema);
 
 /** Keeps the mandate and plan being subscribed to, so the page the provider sends the seller back to can go on. */
-export function rememberCheckout(pending: PendingCheckout): void {
-  writePreference(CHECKOUT_KEY, JSON.stringify(pending));
-}
-
-export function rememberedCheckout(): PendingCheckout | null {
-  try {
-    const parsed = checkoutSchema.safeParse(JSON.parse(readPreference(CHECKOUT_KEY) ?? 'null'));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-export function forgetCheckout(): void {
-  try {
-    localStorage.removeItem(CHECKOUT_KEY);
-  } catch {
-    // storage blocked: nothing was kept
-  }
-}
+export const rememberCheckout = (pending: PendingCheckout): void => pendingCheckout.keep(pending);
+export const rememberedCheckout = (): PendingCheckout | null => pendingCheckout.read();
+export const forgetCheckout = (): void => pendingCheckout.forget();
