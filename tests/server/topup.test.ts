@@ -207,7 +207,7 @@ describe('notifications', () => {
       data: { checkout_id: row.providerPaymentId, payment_id: paymentId, amount_minor: row.amountMinor, currency: row.currency },
     };
     const good = signedNotification(event);
-    const forged = { ...good, headers: { ...good.headers, [SANDBOX_SIGNATURE_HEADER]: good.headers[SANDBOX_SIGNATURE_HEADER].replace(/v1=./, 'v1=0') } };
+    const forged = { ...good, headers: { ...good.headers, [SANDBOX_SIGNATURE_HEADER]: good.headers[SANDBOX_SIGNATURE_HEADER].replace(/v1=(.)/, (_, first: string) => `v1=${first === '0' ? '1' : '0'}`) } };
     const tampered = { ...good, body: good.body.replace('"amount_minor":3999', '"amount_minor":1') };
     const stale = signedNotification(event, Math.floor(Date.now() / 1000) - 3600);
     const unsigned = { body: good.body, headers: { 'content-type': 'application/json' } };
