@@ -232,7 +232,7 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
     const task = (await (await request.get(`/api/v1/content/tasks/${(await tasks())[0]!.id}`, { headers: auth })).json()).data;
     expect([...(task.material_ids as string[])].sort(), `seed ${seed}`).toEqual([...wanted].sort());
     const balance = (await (await request.get('/api/v1/tokens/balance', { headers: auth })).json()).data;
-    expect(balance, `seed ${seed}: charged once`).toEqual({ total_tokens: 46 });
+    expect(balance, `seed ${seed}: charged once`).toEqual({ total_tokens: 46, expires_at: null, expiring_tokens: 0 });
   } finally {
     await context.close().catch(() => {});
     fs.rmSync(profile, { recursive: true, force: true });

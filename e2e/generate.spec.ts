@@ -93,7 +93,7 @@ test('six photos, two styles, one output removed: the task is charged once and i
   const shot = await page.request.get(task.result[0]!.url);
   expect(shot.status()).toBe(200);
   expect(shot.headers()['content-type']).toMatch(/^image\//);
-  expect(await api<{ total_tokens: number }>(page, '/api/v1/tokens/balance')).toEqual({ total_tokens: 36 });
+  expect(await api<{ total_tokens: number }>(page, '/api/v1/tokens/balance')).toEqual({ total_tokens: 36, expires_at: null, expiring_tokens: 0 });
 
   // The draft was cleared: the product task starts empty again, even after a reload.
   await page.goto('/task?type=product');
@@ -137,7 +137,7 @@ test('a task added offline waits on the workspace and is sent exactly once when 
   const tasks = await api<TaskRow[]>(page, '/api/v1/content/tasks');
   expect(tasks).toHaveLength(1);
   expect(tasks[0]).toMatchObject({ status: 'completed', cost: 4 });
-  expect(await api<{ total_tokens: number }>(page, '/api/v1/tokens/balance')).toEqual({ total_tokens: 46 });
+  expect(await api<{ total_tokens: number }>(page, '/api/v1/tokens/balance')).toEqual({ total_tokens: 46, expires_at: null, expiring_tokens: 0 });
 });
 
 test('video: scenes to choose, a custom scene the server cannot follow is explained, and too many scenes open the out-of-tokens dialog', async ({ page, request }) => {
