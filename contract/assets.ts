@@ -2,7 +2,8 @@
 // its pages, deleting, and downloading a selection as one zip. Shared by the server and the page.
 import { z } from 'zod';
 import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, type Category } from './enums';
-import { jsonObject, text } from './text';
+import { editDescriptionSchema } from './edit';
+import { text } from './text';
 
 /** SPEC §9: material history pages hold 8 per category. */
 export const ASSETS_PAGE_SIZE = 8;
@@ -46,6 +47,8 @@ export const assetSchema = z.object({
   width: z.number().int(),
   height: z.number().int(),
   created_at: z.string(),
+  /** How an edited picture was made (its layers reopen in the editor); null for a generated one. */
+  edit_meta: editDescriptionSchema.nullable().optional(),
 });
 export type Asset = z.infer<typeof assetSchema>;
 
@@ -78,7 +81,8 @@ export const assetCreateItemSchema = z.object({
     background: z.enum(BACKGROUNDS).nullable().optional(),
     content_module: z.enum(CONTENT_MODULES),
   }),
-  edit_meta: jsonObject().optional(),
+  /** The edit the picture was made with (contract/edit.ts); its source must be one of the seller's assets. */
+  edit_meta: editDescriptionSchema.optional(),
 });
 export type AssetCreateItem = z.infer<typeof assetCreateItemSchema>;
 

@@ -10,6 +10,7 @@ import { assets, materials, tasks } from '../db/schema';
 import { HttpError } from '../lib/errors';
 import { type Asset, type AssetCreateItem, type MaterialSection } from '../../contract/assets';
 import { MAX_UPLOAD_BYTES } from '../../contract/materials';
+import { editDescriptionSchema, type EditDescription } from '../../contract/edit';
 import { contentModuleOf } from '../../contract/selection';
 import type { Category, ContentModule } from '../../contract/enums';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
@@ -86,6 +87,9 @@ export async function createAssets(db: Database, storage: ObjectStorage, userId:
   const ownTasks = taskIds.length
     ? await db.select({ id: tasks.id }).from(tasks).where(and(eq(tasks.userId, userId), inArray(tasks.id, taskIds)))
     : [];
+  // An edit's source is one of the seller's own results: another seller's answers 404 like any id.
+  const sourceIds = [...new Set(items.flatMap((item) => (item.edit_meta ? [item.edit_meta.source.asset_id] : [])))];
+  if (sourceIds.length > 0 && !(await ownAssets(db, userId, sourceIds))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
   const planned = items.map((item) => {
     const upload = uploads.find((row) => row.storageKey === item.file_key);
     if (!upload || (item.task_id && !ownTasks.some((task) => task.id === item.task_id))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
@@ -145,7 +149,15 @@ export async function publicAsset(row: AssetRow, storage: ObjectStorage): Promis
     width: row.width,
     height: row.height,
     created_at: row.createdAt.toISOString(),
+    edit_meta: editOf(row.editMeta),
   };
+}
+
+/** A kept edit as the editor can reopen it; one in another shape (an older build's) reads as none. */
+function editOf(stored: unknown): EditDescription | null {
+  if (stored === null || stored === undefined) return null;
+  const parsed = editDescriptionSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
 }
 
 /**

@@ -207,7 +207,6 @@ describe('material history', () => {
       file_key: upload!.storageKey,
       file_url: 'https://example.invalid/ignored.jpg',
       content_config: { category: 'POSTER', content_module: 'PRODUCT_IMAGE', background: null },
-      edit_meta: { text: 'Sale', colour: '#ff0000', crop: '1:1' },
     };
 
     expect((await create(anna.token, [item])).statusCode).toBe(404);
@@ -219,8 +218,8 @@ describe('material history', () => {
     expect(created.statusCode).toBe(200);
     const [asset] = created.json().data;
     expect(asset).toMatchObject({ category: 'POSTER', content_module: 'PRODUCT_IMAGE', task_id: null, width: upload!.width, height: upload!.height });
+    expect(asset.edit_meta).toBeNull();
     const [row] = await t.app.database.db.select().from(assets).where(eq(assets.id, asset.id));
-    expect(row!.editMeta).toEqual(item.edit_meta);
     expect(row!.storageKey).not.toBe(upload!.storageKey);
     const served = await t.app.inject({ method: 'GET', url: asset.file_url });
     expect(served.rawPayload.equals((await t.app.storage.get(upload!.storageKey, 10_000_000))!)).toBe(true);
@@ -229,5 +228,63 @@ describe('material history', () => {
     // Deleting the result leaves the upload it came from.
     await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(boris.token), payload: { asset_ids: [asset.id] } });
     expect(await t.app.storage.get(upload!.storageKey, 10_000_000)).not.toBeNull();
+  });
+
+  it('keeps the edit an edited picture was made with, reopens it with the asset, and refuses a bad or foreign one', async () => {
+    const photo = await shoePhoto({ width: 1200, height: 900, seed: 43 });
+    const create = async (token: string, materialId: string, edit?: unknown) => {
+      const [upload] = await t.app.database.db.select().from(materials).where(eq(materials.id, materialId));
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/v1/content/assets/batch-create',
+        headers: auth(token),
+        payload: [{ file_key: upload!.storageKey, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, ...(edit ? { edit_meta: edit } : {}) }],
+      });
+    };
+    // The source: one of Boris's results.
+    const source = (await create(boris.token, await uploadPhoto(t, boris.token, photo.jpeg, 'front'))).json().data[0] as { id: string };
+    const edit = {
+      version: 1,
+      source: { asset_id: source.id, width: 1200, height: 900 },
+      crop: { ratio: '3:4', x: 262, y: 0, width: 675, height: 900 },
+      layers: [
+        { type: 'text', id: 'price', text: '2 990 ₽', size: 48, color: '#d4402b', x: 0.5, y: 0.85 },
+        { type: 'logo', id: 'logo', file_key: 'uploads/logo.png', width: 300, height: 120, x: 0.85, y: 0.1, scale: 0.5, opacity: 0.9 },
+      ],
+    };
+    const edited = await create(boris.token, await uploadPhoto(t, boris.token, photo.jpeg, 'front'), edit);
+    expect(edited.statusCode, edited.body).toBe(200);
+    const [asset] = edited.json().data;
+    // Kept with its defaults filled in, and answered again wherever the asset is listed.
+    const kept = {
+      ...edit,
+      keep_transparency: false,
+      layers: [
+        { ...edit.layers[0], font: 'sans', bold: false, align: 'center', plate: null, rotation: 0, scale: 1 },
+        { ...edit.layers[1], rotation: 0 },
+      ],
+    };
+    expect(asset.edit_meta).toEqual(kept);
+    const listed = (await list(boris.token, 'material_category=PRODUCT')).json().data.find((a: { id: string }) => a.id === asset.id);
+    expect(listed.edit_meta).toEqual(kept);
+
+    // Bad edits are refused with the reason, and nothing is added.
+    const before = (await list(boris.token, 'material_category=PRODUCT')).json().meta.total;
+    for (const bad of [
+      { ...edit, layers: [{ ...edit.layers[0], size: 80 }] },
+      { ...edit, layers: [{ ...edit.layers[0], size: 11 }] },
+      { ...edit, crop: { ...edit.crop, width: 900 } },
+      { ...edit, crop: { ...edit.crop, x: 600 } },
+      { ...edit, layers: [edit.layers[0], { ...edit.layers[0] }] },
+      { ...edit, version: 2 },
+      { text: 'Sale', colour: '#ff0000', crop: '1:1' },
+    ]) {
+      const refused = await create(boris.token, await uploadPhoto(t, boris.token, photo.jpeg, 'front'), bad);
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await list(boris.token, 'material_category=PRODUCT')).json().meta.total).toBe(before);
+    // Another seller's picture is not a source for Anna's edit.
+    const foreign = await create(anna.token, await uploadPhoto(t, anna.token, photo.jpeg, 'front'), edit);
+    expect(foreign.statusCode).toBe(404);
   });
 });
