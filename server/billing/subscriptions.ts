@@ -429,7 +429,17 @@ export function createSubscriptions(options: SubscriptionsOptions) {
             })
             .where(eq(subscriptions.id, locked.id));
           await ledger.creditPeriod(locked.userId, charge.id, charge.tokens, charge.periodEnd, tx);
-          return { sub: locked, mail: { kind: locked.currentPeriodStart ? (entry.id !== locked.planId ? 'upgraded' : 'renewed') : 'activated', date: event.periodEnd } as const, wallet: true };
+          // What the mail says comes from the periods paid before, not from the subscription's row,
+          // which a subscription update delivered earlier may already have moved on.
+          const [previous] = await tx
+            .select({ planId: subscriptionCharges.planId })
+            .from(subscriptionCharges)
+            .where(and(eq(subscriptionCharges.subscriptionId, locked.id), eq(subscriptionCharges.status, 'completed'), sql`${subscriptionCharges.id} <> ${charge.id}`))
+            .orderBy(desc(subscriptionCharges.periodStart))
+            .limit(1);
+          const kind = !previous ? 'activated' : previous.planId !== entry.id ? 'upgraded' : 'renewed';
+          // The mail names the plan this period paid for.
+          return { sub: { ...locked, planId: entry.id }, mail: { kind, date: event.periodEnd } as const, wallet: true };
         }
         case 'period_failed': {
           if (locked.status !== 'active') return null;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { waitForSubject } from '../support/outbox';
 import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
 import { ledger, subscriptions } from '../../server/db/schema';
@@ -40,6 +41,8 @@ afterAll(async () => {
 const auth = (name: string) => ({ authorization: `Bearer ${sellers[name]!.token}` });
 const api = (name: string, method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api/v1${url}`, headers: auth(name), ...(payload ? { payload } : {}) });
+
+const expectMail = (name: string, words: string) => waitForSubject(t.dataDir, `${name}@shop.example`, words);
 
 async function wallet(name: string) {
   return (await api(name, 'GET', '/tokens/balance')).json().data as { total_tokens: number; expires_at: string | null; expiring_tokens: number };
@@ -400,6 +403,8 @@ describe('upgrading a subscription Stripe bills', () => {
     await deliver(events);
     await deliver(events);
     expect(await row(subscriptionId)).toMatchObject({ status: 'active', planId: 3, currentPeriodEnd: new Date(newPeriod.end * 1000) });
+    // The subscription's update came before the invoice, yet the mail says what the invoice paid for: the upgrade.
+    await expectMail('elena', 'Тариф изменён на «Бизнес»');
     const after = await wallet('elena');
     expect(after.total_tokens).toBe(before + 2000);
     // The soonest lapse is still the old period's end, for its 200 tokens.

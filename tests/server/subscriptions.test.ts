@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { expectBalanced as expectBalancedWallet } from '../support/wallet';
-import { outbox } from '../support/outbox';
+import { waitForSubject } from '../support/outbox';
 import { ledger, mandates, subscriptionCharges, subscriptions, tokenLots } from '../../server/db/schema';
 import { SANDBOX_WEBHOOK_PATH } from '../../server/plugins/billing';
 import { SANDBOX_SIGNATURE_HEADER } from '../../server/billing/providers/sandbox';
@@ -75,15 +75,7 @@ async function subscribeLocal(name: string, planId = 1, interval = 'month') {
 const row = async (id: string) => (await t.app.database.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
 const chargesOf = (id: string) => t.app.database.db.select().from(subscriptionCharges).where(eq(subscriptionCharges.subscriptionId, id));
 const methodOf = async (mandateId: string) => (await t.app.database.db.select().from(mandates).where(eq(mandates.id, mandateId)))[0]!.providerMethodId!;
-const mailsTo = (name: string) => outbox(t.dataDir).filter((mail) => mail.to.includes(`${name}@shop.example`));
-/** Waits for a mail to the seller whose subject says `words` (mail is sent after the change commits). */
-async function expectMail(name: string, words: string) {
-  const deadline = Date.now() + 10_000;
-  while (!mailsTo(name).some((mail) => mail.subject.includes(words))) {
-    if (Date.now() > deadline) throw new Error(`no mail to ${name} saying "${words}": ${mailsTo(name).map((mail) => mail.subject).join(' | ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const expectMail = (name: string, words: string) => waitForSubject(t.dataDir, `${name}@shop.example`, words);
 
 describe('plans', () => {
   it('lists four plans at each interval with their tokens and features as a JSON list', async () => {

@@ -25,3 +25,15 @@ export async function waitForMail(dataDir: string, to: string, { after = 0, time
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Waits for a message to `to` whose subject says `words` (mail is sent after the change that causes it commits). */
+export async function waitForSubject(dataDir: string, to: string, words: string, { timeoutMs = 10_000 } = {}): Promise<ReadMessage> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const sent = outbox(dataDir).filter((m) => m.to.includes(to));
+    const message = sent.find((m) => m.subject.includes(words));
+    if (message) return message;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} saying "${words}": ${sent.map((m) => m.subject).join(' | ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
