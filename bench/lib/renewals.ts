@@ -15,6 +15,7 @@ import { loadConfig } from '../../server/config/env';
 import { openDatabase, type Database } from '../../server/db/client';
 import { signedInToken, verifiedSeller, type SignInLoad } from './auth';
 import { freePort } from './server';
+import { customerOf } from '../../tests/support/customers';
 
 export const RENEWALS = 10_000;
 
@@ -48,16 +49,7 @@ async function subscribedThroughHttp(url: string, token: string): Promise<string
     if (!answer.ok) throw new Error(`POST ${route} failed: ${answer.status} ${await answer.text()}`);
     return ((await answer.json()) as { data: T }).data;
   };
-  await api('/localpay/customers', {
-    reference: 'bench-renewals-shop',
-    first_name: 'Renata',
-    country: 'RU',
-    address: 'Lenina 1',
-    billing_address: { country: 'RU', state: 'Moskva', city: 'Moskva', line1: 'Lenina 1' },
-    channel: 'friend',
-    id_type: 'passport',
-    id_number: '4500 123456',
-  });
+  await api('/localpay/customers', customerOf('bench-renewals-shop', 'Renata'));
   const mandate = await api<{ id: string; redirect_url: string }>('/localpay/mandates', { reference: 'bench-renewals-mandate', payment_method: 'sberpay_ru', terminal_type: 'web' });
   const authorised = await fetch(`${url}${new URL(mandate.redirect_url).pathname}/pay`, { method: 'POST', redirect: 'manual' });
   if (authorised.status !== 303) throw new Error(`authorising the mandate on the sandbox's page failed: ${authorised.status}`);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { customerOf } from '../support/customers';
 import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { startFakeYooKassa, type YooKassaAutopayment, type YooKassaPayment } from '../support/fakes/yookassa';
 import { mandates, subscriptionCharges, subscriptions } from '../../server/db/schema';
@@ -85,16 +86,7 @@ async function onPage(payment: YooKassaPayment, action: 'pay' | 'decline') {
 
 /** Customer, then a mandate: pending at first, with its verification payment on YooKassa. */
 async function startMandate(name: string) {
-  const customer = {
-    reference: `${name}-shop`,
-    first_name: name,
-    country: 'RU',
-    address: 'Lenina 1',
-    billing_address: { country: 'RU', state: 'Moskva', city: 'Moskva', line1: 'Lenina 1' },
-    channel: 'friend',
-    id_type: 'passport',
-    id_number: '4500 123456',
-  };
+  const customer = customerOf(`${name}-shop`, name);
   expect((await api(name, 'POST', '/api/v1/localpay/customers', customer)).statusCode).toBe(200);
   const created = await api(name, 'POST', '/api/v1/localpay/mandates', { reference: `${name}-card-${Date.now()}`, payment_method: 'card_ru', terminal_type: 'web' });
   expect(created.statusCode, created.body).toBe(200);

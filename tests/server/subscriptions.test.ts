@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { waitForSubject } from '../support/outbox';
+import { customerOf } from '../support/customers';
 import { ledger, mandates, subscriptionCharges, subscriptions, tokenLots } from '../../server/db/schema';
 import { SANDBOX_WEBHOOK_PATH } from '../../server/plugins/billing';
 import { SANDBOX_SIGNATURE_HEADER } from '../../server/billing/providers/sandbox';
@@ -38,16 +39,7 @@ async function wallet(name: string) {
 
 const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
 
-const customer = {
-  reference: 'shop-1',
-  first_name: 'Sonya',
-  country: 'RU',
-  address: 'Lenina 1',
-  billing_address: { country: 'RU', state: 'Moskva', city: 'Moskva', line1: 'Lenina 1' },
-  channel: 'friend',
-  id_type: 'passport',
-  id_number: '4500 123456',
-};
+const customer = customerOf('shop-1', 'Sonya');
 
 /** The local checkout as the page walks it: customer, a mandate authorised on the sandbox's page, then the subscription. */
 async function authoriseMandate(name: string, method = 'sberpay_ru') {
