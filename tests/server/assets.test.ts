@@ -231,6 +231,8 @@ describe('material history', () => {
   });
 
   it('keeps the edit an edited picture was made with, reopens it with the asset, and refuses a bad or foreign one', async () => {
+    // A seller of its own: the other tests count what is in the sections.
+    const edith = await signedInSeller(t, 'edith');
     const photo = await shoePhoto({ width: 1200, height: 900, seed: 43 });
     const create = async (token: string, materialId: string, edit?: unknown) => {
       const [upload] = await t.app.database.db.select().from(materials).where(eq(materials.id, materialId));
@@ -241,8 +243,8 @@ describe('material history', () => {
         payload: [{ file_key: upload!.storageKey, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, ...(edit ? { edit_meta: edit } : {}) }],
       });
     };
-    // The source: one of Boris's results.
-    const source = (await create(boris.token, await uploadPhoto(t, boris.token, photo.jpeg, 'front'))).json().data[0] as { id: string };
+    // The source: one of Edith's results.
+    const source = (await create(edith.token, await uploadPhoto(t, edith.token, photo.jpeg, 'front'))).json().data[0] as { id: string };
     const edit = {
       version: 1,
       source: { asset_id: source.id, width: 1200, height: 900 },
@@ -252,7 +254,7 @@ describe('material history', () => {
         { type: 'logo', id: 'logo', file_key: 'uploads/logo.png', width: 300, height: 120, x: 0.85, y: 0.1, scale: 0.5, opacity: 0.9 },
       ],
     };
-    const edited = await create(boris.token, await uploadPhoto(t, boris.token, photo.jpeg, 'front'), edit);
+    const edited = await create(edith.token, await uploadPhoto(t, edith.token, photo.jpeg, 'front'), edit);
     expect(edited.statusCode, edited.body).toBe(200);
     const [asset] = edited.json().data;
     // Kept with its defaults filled in, and answered again wherever the asset is listed.
@@ -265,11 +267,11 @@ describe('material history', () => {
       ],
     };
     expect(asset.edit_meta).toEqual(kept);
-    const listed = (await list(boris.token, 'material_category=PRODUCT')).json().data.find((a: { id: string }) => a.id === asset.id);
+    const listed = (await list(edith.token, 'material_category=PRODUCT')).json().data.find((a: { id: string }) => a.id === asset.id);
     expect(listed.edit_meta).toEqual(kept);
 
     // Bad edits are refused with the reason, and nothing is added.
-    const before = (await list(boris.token, 'material_category=PRODUCT')).json().meta.total;
+    const before = (await list(edith.token, 'material_category=PRODUCT')).json().meta.total;
     for (const bad of [
       { ...edit, layers: [{ ...edit.layers[0], size: 80 }] },
       { ...edit, layers: [{ ...edit.layers[0], size: 11 }] },
@@ -279,10 +281,10 @@ describe('material history', () => {
       { ...edit, version: 2 },
       { text: 'Sale', colour: '#ff0000', crop: '1:1' },
     ]) {
-      const refused = await create(boris.token, await uploadPhoto(t, boris.token, photo.jpeg, 'front'), bad);
+      const refused = await create(edith.token, await uploadPhoto(t, edith.token, photo.jpeg, 'front'), bad);
       expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
     }
-    expect((await list(boris.token, 'material_category=PRODUCT')).json().meta.total).toBe(before);
+    expect((await list(edith.token, 'material_category=PRODUCT')).json().meta.total).toBe(before);
     // Another seller's picture is not a source for Anna's edit.
     const foreign = await create(anna.token, await uploadPhoto(t, anna.token, photo.jpeg, 'front'), edit);
     expect(foreign.statusCode).toBe(404);
