@@ -43,7 +43,9 @@ export default defineConfig({
       injectManifest: {
         // The plugin adds manifest.webmanifest itself.
         globPatterns: ['**/*.{js,css,html,svg,png,ico}'],
-        globIgnores: ['version.json', '**/*.{br,gz}'],
+        // The editor's fonts (megabytes with the CJK slices) are cached by the service worker
+        // as they are used, never precached (workers/sw.ts).
+        globIgnores: ['version.json', '**/*.{br,gz}', '**/*.woff2'],
       },
       devOptions: { enabled: false },
     }),

@@ -25,6 +25,20 @@ if (import.meta.env.PROD) {
   );
 }
 
+// The editor's fonts: hashed files fetched only when a text needs them (never precached: the CJK
+// slices alone are megabytes) and kept once fetched, so an editor used once draws the same offline.
+// Before the static files' route, and in a cache of their own that the app's files never evict.
+registerRoute(
+  ({ request, sameOrigin }) => sameOrigin && request.method === 'GET' && request.destination === 'font',
+  new CacheFirst({
+    cacheName: 'fonts',
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 365 * 24 * 60 * 60, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
 // Static files that are not part of the precache (for example files added to public/ later).
 registerRoute(
   ({ url, request, sameOrigin }) =>
