@@ -16,21 +16,36 @@ export const TARGET_BYTES = 5 * 1024 * 1024;
 export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MATERIALS_PAGE_SIZE = 10;
 
-/** SPEC §3: the description is JSON text holding the view. */
-export const materialDescriptionSchema = z.object({ view: z.enum(SHOE_VIEWS) });
+/** SPEC §3: an edit upload's description — the edited picture, or a logo placed on one. */
+export const EDIT_UPLOAD_DESCRIPTIONS = ['image edit', 'image edit (logo)'] as const;
+export type EditUploadDescription = (typeof EDIT_UPLOAD_DESCRIPTIONS)[number];
 
+const isEditUpload = (text: string): text is EditUploadDescription => (EDIT_UPLOAD_DESCRIPTIONS as readonly string[]).includes(text);
+
+/** What a description says: a shoe photo's view, or which picture of an edit the upload is. */
+const uploadPurposeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('photo'), view: z.enum(SHOE_VIEWS) }),
+  z.object({ kind: z.literal('edit'), edit: z.enum(EDIT_UPLOAD_DESCRIPTIONS) }),
+]);
+
+/**
+ * SPEC §3: a shoe photo's description is JSON text holding its view; an edit upload's is exactly
+ * "image edit" or "image edit (logo)", and it has no view.
+ */
 export const descriptionTextRule = text()
   .max(500)
-  .meta({ examples: ['{"view":"front"}'] })
+  .meta({ examples: ['{"view":"front"}', ...EDIT_UPLOAD_DESCRIPTIONS] })
   .transform((text, ctx) => {
+    if (isEditUpload(text)) return { kind: 'edit' as const, edit: text };
     try {
-      return JSON.parse(text) as unknown;
+      const parsed = JSON.parse(text) as { view?: unknown } | null;
+      return { kind: 'photo' as const, view: parsed?.view };
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'description must be JSON text holding the view' });
+      ctx.addIssue({ code: 'custom', message: 'description must be JSON text holding the view, "image edit" or "image edit (logo)"' });
       return z.NEVER;
     }
   })
-  .pipe(materialDescriptionSchema);
+  .pipe(uploadPurposeSchema);
 
 export const uploadRequestSchema = z.object({
   file_name: text().trim().min(1).max(200),
@@ -56,6 +71,10 @@ export const uploadTicketSchema = z.object({
   /** When the URL stops working (ISO 8601). */
   expires_at: z.string(),
   status: z.enum(['pending', 'uploaded', 'rejected']),
+  /** The stored file's key: what batch-create and an edit's logo layer name it by. */
+  file_key: z.string(),
+  /** A time-limited address to read the stored file; it answers once the bytes are uploaded. */
+  public_url: z.string(),
 });
 export type UploadTicket = z.infer<typeof uploadTicketSchema>;
 
@@ -68,6 +87,7 @@ export const materialSchema = z.object({
   file_type: z.string(),
   file_size: z.number().int(),
   description: z.string(),
+  /** The shoe photo's view; null for an edit's picture or logo. */
   view: z.string().nullable(),
   status: z.enum(['pending', 'uploaded', 'rejected']),
   rejection: z.string().nullable(),

@@ -110,7 +110,8 @@ async function taskMaterials(db: Database, userId: string, ids: readonly string[
       .prepare('task_materials'),
   );
   const rows = await query.execute({ userId, ids: [...ids] });
-  if (rows.length !== ids.length) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+  // An edit's picture or logo has no view: it is no shoe photo, and not found among them.
+  if (rows.length !== ids.length || rows.some((row) => row.view === null)) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
   if (rows.some((row) => row.status !== 'uploaded')) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
   const views = rows.map((row) => row.view as ShoeView);
   const repeated = views.find((view, i) => views.indexOf(view) !== i);

@@ -209,8 +209,9 @@ export const materials = pgTable(
     fileType: text('file_type').notNull(),
     /** The size the client declared; the stored object's size is `byteSize`. */
     fileSize: integer('file_size').notNull(),
-    /** JSON text holding the view, as the client sent it (SPEC §3). */
+    /** JSON text holding the view, or an edit upload's "image edit" / "image edit (logo)" (SPEC §3). */
     description: text('description').notNull(),
+    /** The shoe photo's view; null for an edit upload, which no task takes. */
     view: text('view'),
     storageKey: text('storage_key').notNull(),
     status: text('status', { enum: MATERIAL_STATUSES }).notNull().default('pending'),

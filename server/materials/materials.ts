@@ -1,5 +1,6 @@
-// Seller photos: registering an upload under an idempotency key, taking the bytes in (checked
-// and cleaned by inspect.ts), listing and deleting. Every query is scoped to the seller.
+// Seller photos, and the pictures and logos of image edits: registering an upload under an
+// idempotency key, taking the bytes in (checked and cleaned by inspect.ts), listing and deleting.
+// Every query is scoped to the seller.
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { materials } from '../db/schema';
@@ -17,7 +18,8 @@ export interface UploadRegistration {
   fileType: AcceptedImageType;
   fileSize: number;
   description: string;
-  view: string;
+  /** The shoe photo's view; null for an edit's picture or logo, which no task may use. */
+  view: string | null;
 }
 
 /** The material for this key: created once, the same row for every repeat of the request. */
@@ -49,7 +51,12 @@ export async function registerUpload(
     .from(materials)
     .where(and(eq(materials.userId, userId), eq(materials.idempotencyKey, idempotencyKey)));
   if (!existing) throw new Error('material vanished while being registered');
-  if (existing.fileType !== upload.fileType || existing.fileSize !== upload.fileSize || existing.view !== upload.view) {
+  if (
+    existing.fileType !== upload.fileType ||
+    existing.fileSize !== upload.fileSize ||
+    existing.view !== upload.view ||
+    existing.description !== upload.description
+  ) {
     throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
   }
   return existing;

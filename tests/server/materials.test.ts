@@ -1,6 +1,7 @@
 // Photos through the real server and its embedded storage: registering under an idempotency key,
 // the signed upload URL and every way it is refused, the checks every file passes (size, type,
-// pixel count, damage), the cleaned copy, the list, delete, verification, and ownership.
+// pixel count, damage), the cleaned copy, the list, delete, verification, and ownership; and the
+// uploads of image edits (SPEC §3), which have no view and are never taken as shoe photos.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -9,6 +10,9 @@ import sharp from 'sharp';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { uploadViews } from '../support/photos';
+import { logoPng, uploadEditFile } from '../support/edits';
+import { EDIT_UPLOAD_DESCRIPTIONS } from '../../contract/materials';
 
 let t: TestApp;
 let anna: { token: string; id: string };
@@ -84,6 +88,9 @@ describe('registering an upload', () => {
     const url = new URL(data.presigned_url, 'http://x');
     expect(Number(url.searchParams.get('exp')) - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
     expect(url.searchParams.get('ct')).toBe('image/jpeg');
+    // The stored file's key, and the address it is read at once its bytes are in.
+    expect(data.file_key).toBe(`materials/${anna.id}/${data.material_id}.jpg`);
+    expect(data.public_url).toMatch(new RegExp(`^/api/v1/storage/materials/${anna.id}/${data.material_id}\\.jpg\\?`));
   });
 
   it('returns the same material for a repeated Idempotency-Key, and refuses the key for another file', async () => {
@@ -127,6 +134,74 @@ describe('registering an upload', () => {
     const surrogate = await named('shoe\ud83d.jpg', 'en');
     expect(surrogate.statusCode, surrogate.body).toBe(400);
     expect(surrogate.json().errors).toEqual([{ field: 'file_name', message: 'The text holds characters that cannot be used.' }]);
+  });
+
+  it('registers an edit’s picture and its logo under their descriptions, with no view, answering file_key and public_url', async () => {
+    const seller = await signedInSeller(t, 'editor');
+    const files = { 'image edit': { body: plain, type: 'image/jpeg' }, 'image edit (logo)': { body: await logoPng(), type: 'image/png' } };
+    for (const description of EDIT_UPLOAD_DESCRIPTIONS) {
+      const { body, type } = files[description];
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/materials/upload',
+        headers: { ...auth(seller.token), 'idempotency-key': nextKey() },
+        payload: { file_name: 'edit', file_type: type, file_size: body.length, description },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const ticket = res.json().data;
+      expect(ticket).toMatchObject({ status: 'pending', file_key: `materials/${seller.id}/${ticket.material_id}.${type === 'image/png' ? 'png' : 'jpg'}` });
+      // The address answers once the bytes are in, with the stored file.
+      expect((await t.app.inject({ method: 'GET', url: ticket.public_url })).statusCode).toBe(404);
+      expect((await put(ticket.presigned_url, body, type)).statusCode).toBe(200);
+      const served = await t.app.inject({ method: 'GET', url: ticket.public_url });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe(type);
+      expect(served.rawPayload.equals((await t.app.storage.get(ticket.file_key, 10_000_000))!)).toBe(true);
+
+      const listed = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list', headers: auth(seller.token) })).json().data;
+      expect(listed.find((m: { id: string }) => m.id === ticket.material_id)).toMatchObject({ description, view: null, status: 'uploaded', file_type: type });
+    }
+    // The logo keeps its transparency.
+    const logo = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list', headers: auth(seller.token) })).json().data[0];
+    expect((await sharp((await t.app.inject({ method: 'GET', url: logo.file_url })).rawPayload).metadata()).hasAlpha).toBe(true);
+  });
+
+  it('returns the same edit upload for a repeated Idempotency-Key, and refuses the key for the other description or a photo', async () => {
+    const seller = await signedInSeller(t, 'repeater');
+    const edit = (key: string, description: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/materials/upload',
+        headers: { ...auth(seller.token), 'idempotency-key': key },
+        payload: { file_name: 'edit.jpg', file_type: 'image/jpeg', file_size: plain.length, description },
+      });
+    const key = nextKey();
+    const first = (await edit(key, 'image edit')).json().data;
+    const again = (await edit(key, 'image edit')).json().data;
+    expect(again).toMatchObject({ material_id: first.material_id, file_key: first.file_key });
+    for (const other of ['image edit (logo)', '{"view":"front"}']) {
+      const refused = await edit(key, other);
+      expect(refused.statusCode, other).toBe(409);
+      expect(refused.json().error).toBe('IDEMPOTENCY_MISMATCH');
+    }
+    // A photo's key is not an edit's either.
+    const photoKey = nextKey();
+    expect((await edit(photoKey, '{"view":"front"}')).statusCode).toBe(200);
+    expect((await edit(photoKey, 'image edit')).statusCode).toBe(409);
+  });
+
+  it('refuses a description that is neither a view nor exactly an edit upload’s', async () => {
+    for (const description of ['image edit ', 'Image edit', 'image edit (Logo)', 'image edit(logo)', '"image edit"', '{"edit":"image edit"}', '{"view":null}', '{"view":"top"}', 'front', '']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/materials/upload',
+        headers: { ...auth(anna.token), 'idempotency-key': nextKey() },
+        payload: { file_name: 'edit.jpg', file_type: 'image/jpeg', file_size: 10, description },
+      });
+      expect(res.statusCode, description).toBe(400);
+      expect(res.json().error, description).toBe('VALIDATION_FAILED');
+      expect(res.json().errors[0].field, description).toMatch(/^description/);
+    }
   });
 
   it('is for signed-in sellers only', async () => {
@@ -287,6 +362,37 @@ describe('verify-angle', () => {
     expect(blurred.json().data.findings.find((f: { check: string }) => f.check === 'sharpness').ok).toBe(false);
     const dark = await verify(anna.token, await uploaded(anna.token, (await shoePhoto({ exposure: 0.2 })).jpeg));
     expect(dark.json().data.ok).toBe(false);
+  });
+
+  it('never takes an edit’s picture or logo as a shoe photo: verification and a task answer 404', async () => {
+    const seller = await signedInSeller(t, 'nophoto');
+    const picture = await uploadEditFile(t, seller.token, plain, 'image edit');
+    const logo = await uploadEditFile(t, seller.token, await logoPng(), 'image edit (logo)');
+    for (const upload of [picture, logo]) {
+      const refused = await verify(seller.token, upload.material_id);
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toMatchObject({ error: 'NOT_FOUND', message: 'Not found.' });
+    }
+
+    const photos = await uploadViews(t, seller.token);
+    const generate = (materialIds: string[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/content/generate',
+        headers: { ...auth(seller.token), 'idempotency-key': nextKey() },
+        payload: {
+          content_config: [{ content_module: 'PRODUCT_IMAGE', category: 'POSTER', custom_params: { shoe_params: {} }, name: 'POSTER', selected: true }],
+          material_ids: materialIds,
+        },
+      });
+    // Beside the five views, or in place of one of them.
+    for (const ids of [[...photos, picture.material_id], [...photos.slice(1), logo.material_id]]) {
+      const refused = await generate(ids);
+      expect(refused.statusCode, refused.body).toBe(404);
+      expect(refused.json().error).toBe('NOT_FOUND');
+    }
+    const tasks = (await t.app.inject({ method: 'GET', url: '/api/v1/content/tasks', headers: auth(seller.token) })).json();
+    expect(tasks.meta.total).toBe(0);
   });
 
   it('answers 404 for another seller’s photo and 409 before the photo arrives', async () => {

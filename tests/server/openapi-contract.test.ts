@@ -1,11 +1,12 @@
 // The OpenAPI document is the contract: every route declares each status it can answer with a
 // schema, every failure is the error envelope with its status as `code`, and what the plugins
 // send on a route (no session, a body that is malformed, too large or of another type) is among
-// what that route declares, so it reaches the caller as declared instead of as a 500.
+// what that route declares, so it reaches the caller as declared instead of as a 500. The answer an
+// image edit rests on (the upload's file_key and public_url) is documented.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
-import { MAX_UPLOAD_BYTES } from '../../contract/materials';
+import { EDIT_UPLOAD_DESCRIPTIONS, MAX_UPLOAD_BYTES } from '../../contract/materials';
 import { errorEnvelopeSchema } from '../../contract/envelope';
 import { SANDBOX_CHECKOUT_PATH } from '../../contract/routes';
 
@@ -153,6 +154,20 @@ describe('the OpenAPI document', () => {
       return missing.length > 0 ? [`${method} ${path} does not declare ${missing.join(', ')}`] : [];
     });
     expect(problems).toEqual([]);
+  });
+});
+
+describe('what an image edit needs, as the document says it', () => {
+  const operation = (method: string, path: string) => routes.find((route) => route.method === method && route.path === path)!.operation;
+  const answer = (method: string, path: string) => operation(method, path).responses?.['200']?.content?.['application/json']?.schema?.properties?.data as Schema;
+
+  it('documents the edit uploads’ descriptions, and an upload answer that names the stored file and its address', () => {
+    const request = operation('POST', '/api/v1/materials/upload').requestBody as { content: Record<string, { schema: Schema }> };
+    expect(request.content['application/json']!.schema.properties!.description!.examples).toEqual(expect.arrayContaining([...EDIT_UPLOAD_DESCRIPTIONS]));
+    const ticket = answer('POST', '/api/v1/materials/upload');
+    expect(ticket.required).toEqual(expect.arrayContaining(['material_id', 'presigned_url', 'file_key', 'public_url']));
+    expect(ticket.properties!.file_key).toEqual({ type: 'string' });
+    expect(ticket.properties!.public_url).toEqual({ type: 'string' });
   });
 });
 

@@ -1,4 +1,5 @@
-// /api/v1/materials (SPEC §7 Materials): register an upload, list, delete, shoe categories.
+// /api/v1/materials (SPEC §7 Materials): register an upload (a shoe photo, or an edit's picture or
+// logo), list, delete, shoe categories.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { materialResponses } from '../../../contract/responses';
 import {
@@ -11,7 +12,7 @@ import {
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
-import { UPLOAD_URL_LIFETIME_S } from '../../storage/storage';
+import { DOWNLOAD_URL_LIFETIME_S, UPLOAD_URL_LIFETIME_S } from '../../storage/storage';
 import { deleteOwn, listOwn, publicMaterial, registerUpload } from '../../materials/materials';
 import { shoeCategories } from '../../materials/shoe-categories';
 
@@ -24,7 +25,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
     '/upload',
     {
       schema: {
-        summary: 'Register a photo and get the URL to PUT its bytes to (repeatable under one Idempotency-Key)',
+        summary: 'Register a photo, or an edit’s picture or logo, and get the URL to PUT its bytes to (repeatable under one Idempotency-Key)',
         tags: ['materials'],
         security: [{ bearer: [] }],
         headers: idempotencyHeadersSchema,
@@ -38,13 +39,14 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key']);
       if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
       await app.limit(`materials:user:${user.id}`, REGISTRATIONS_PER_HOUR);
-      const body = request.body;
+      const { file_name, file_type, file_size, description } = request.body;
       const material = await registerUpload(db, user.id, key.data, {
-        fileName: body.file_name,
-        fileType: body.file_type,
-        fileSize: body.file_size,
-        description: JSON.stringify(body.description),
-        view: body.description.view,
+        fileName: file_name,
+        fileType: file_type,
+        fileSize: file_size,
+        // A photo's description is kept as JSON of its view alone; an edit upload's as sent.
+        description: description.kind === 'photo' ? JSON.stringify({ view: description.view }) : description.edit,
+        view: description.kind === 'photo' ? description.view : null,
       });
       return {
         code: 200,
@@ -54,6 +56,8 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
           presigned_url: await app.storage.uploadUrl(material.storageKey, material.fileType, UPLOAD_URL_LIFETIME_S),
           expires_at: new Date(Date.now() + UPLOAD_URL_LIFETIME_S * 1000).toISOString(),
           status: material.status,
+          file_key: material.storageKey,
+          public_url: await app.storage.downloadUrl(material.storageKey, DOWNLOAD_URL_LIFETIME_S),
         },
       };
     },

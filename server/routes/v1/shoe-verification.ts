@@ -29,7 +29,8 @@ export const shoeVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = currentUser(request);
       await app.limit(`verify:user:${user.id}`, PER_USER);
       let material = await findOwn(app.database.db, user.id, request.body.material_id);
-      if (!material) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      // An edit's picture or logo is no shoe photo: there is no such photo to check.
+      if (!material || material.view === null) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
       try {
         // With S3 the bytes went straight to the bucket: they are checked here, the first time.
         material = await acceptUpload(app.database.db, app.storage, material);
