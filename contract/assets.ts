@@ -81,7 +81,10 @@ export const assetCreateItemSchema = z.object({
     background: z.enum(BACKGROUNDS).nullable().optional(),
     content_module: z.enum(CONTENT_MODULES),
   }),
-  /** The edit the picture was made with (contract/edit.ts); its source must be one of the seller's assets. */
+  /**
+   * The edit the picture was made with (contract/edit.ts); its source must be one of the seller's
+   * assets, and each logo layer's file_key one of the seller's uploads.
+   */
   edit_meta: editDescriptionSchema.optional(),
 });
 export type AssetCreateItem = z.infer<typeof assetCreateItemSchema>;

@@ -1,6 +1,7 @@
 // Material history on the server (SPEC §7 Content assets): a seller's results by section, a page
-// at a time; deleting them with their files; and a selection packed into one zip that streams as
-// each file is read, behind a signed address that expires.
+// at a time; adding results from the seller's uploads (edited pictures); deleting them with their
+// files; and a selection packed into one zip that streams as each file is read, behind a signed
+// address that expires.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -73,16 +74,29 @@ export async function deleteOwnAssets(db: Database, storage: ObjectStorage, user
 
 const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png' };
 
+/** The storage keys of an edit's logos, in layer order. */
+function logoKeysOf(edit: EditDescription | null | undefined): string[] {
+  return edit?.layers.flatMap((layer) => (layer.type === 'logo' ? [layer.file_key] : [])) ?? [];
+}
+
 /**
  * Adds results from images the seller uploaded (an edited image, say): each file is copied under
  * the results, so deleting the result never touches the upload. Nothing is added when any item
- * names an upload, or a task, that is not the seller's, or a category outside its module.
+ * names an upload, a task, an edit's source or an edit's logo that is not the seller's, or a
+ * category outside its module.
  */
 export async function createAssets(db: Database, storage: ObjectStorage, userId: string, items: readonly AssetCreateItem[]): Promise<AssetRow[]> {
+  const logoKeys = [...new Set(items.flatMap((item) => logoKeysOf(item.edit_meta)))];
   const uploads = await db
     .select()
     .from(materials)
-    .where(and(eq(materials.userId, userId), eq(materials.status, 'uploaded'), inArray(materials.storageKey, items.map((item) => item.file_key))));
+    .where(
+      and(
+        eq(materials.userId, userId),
+        eq(materials.status, 'uploaded'),
+        inArray(materials.storageKey, [...items.map((item) => item.file_key), ...logoKeys]),
+      ),
+    );
   const taskIds = [...new Set(items.flatMap((item) => (item.task_id ? [item.task_id] : [])))];
   const ownTasks = taskIds.length
     ? await db.select({ id: tasks.id }).from(tasks).where(and(eq(tasks.userId, userId), inArray(tasks.id, taskIds)))
@@ -90,6 +104,8 @@ export async function createAssets(db: Database, storage: ObjectStorage, userId:
   // An edit's source is one of the seller's own results: another seller's answers 404 like any id.
   const sourceIds = [...new Set(items.flatMap((item) => (item.edit_meta ? [item.edit_meta.source.asset_id] : [])))];
   if (sourceIds.length > 0 && !(await ownAssets(db, userId, sourceIds))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+  // So is each logo it places: one of the seller's uploads, kept as long as the edit (materials.ts).
+  if (logoKeys.some((key) => !uploads.some((row) => row.storageKey === key))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
   const planned = items.map((item) => {
     const upload = uploads.find((row) => row.storageKey === item.file_key);
     if (!upload || (item.task_id && !ownTasks.some((task) => task.id === item.task_id))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');

@@ -129,32 +129,52 @@ export async function listOwn(db: Database, userId: string, page: number, pageSi
   return { rows, total: total?.n ?? 0 };
 }
 
-/** A material no task of its seller uses (a task's photos are kept as long as the task). */
-const UNUSED = sql`NOT EXISTS (SELECT 1 FROM tasks
+/** A task of its seller uses the material (a task's photos are kept as long as the task). */
+const USED_BY_TASK = sql`EXISTS (SELECT 1 FROM tasks
   WHERE tasks.user_id = materials.user_id AND tasks.material_ids @> jsonb_build_array(materials.id::text))`;
 
 /**
- * Deletes the seller's material and its stored file, unless a task uses it: `missing` when there
- * is no such material, `in_use` when a task keeps it.
+ * An edit among its seller's results places the material as a logo (a logo is kept as long as an
+ * edit that reopens with it). Containment of `{"layers":[{"type":"logo","file_key":key}]}` matches
+ * any logo layer with that key, whatever else the edit holds.
  */
-export async function deleteOwn(db: Database, storage: ObjectStorage, userId: string, id: string): Promise<'deleted' | 'in_use' | 'missing'> {
+const USED_BY_EDIT = sql`EXISTS (SELECT 1 FROM assets
+  WHERE assets.user_id = materials.user_id
+    AND assets.edit_meta @> jsonb_build_object('layers', jsonb_build_array(jsonb_build_object('type', 'logo', 'file_key', materials.storage_key))))`;
+
+const UNUSED = sql`NOT ${USED_BY_TASK} AND NOT ${USED_BY_EDIT}`;
+
+/**
+ * Deletes the seller's material and its stored file, unless something keeps it: `missing` when
+ * there is no such material, `in_use` when a task keeps it, `in_edit` when an edit's logo is it.
+ */
+export async function deleteOwn(
+  db: Database,
+  storage: ObjectStorage,
+  userId: string,
+  id: string,
+): Promise<'deleted' | 'in_use' | 'in_edit' | 'missing'> {
+  const own = and(eq(materials.id, id), eq(materials.userId, userId));
   const [deleted] = await db
     .delete(materials)
-    .where(and(eq(materials.id, id), eq(materials.userId, userId), UNUSED))
+    .where(and(own, UNUSED))
     .returning({ storageKey: materials.storageKey });
   if (deleted) {
     await storage.delete(deleted.storageKey);
     return 'deleted';
   }
-  return (await findOwn(db, userId, id)) ? 'in_use' : 'missing';
+  const [kept] = await db.select({ byTask: sql<boolean>`${USED_BY_TASK}` }).from(materials).where(own);
+  if (!kept) return 'missing';
+  return kept.byTask ? 'in_use' : 'in_edit';
 }
 
 /** Materials one pass of the sweep deletes at most. */
 const SWEEP_BATCH = 500;
 
 /**
- * Deletes every material registered before `before` that no task uses, with its stored file
- * (photos replaced or deleted after they had gone up, drafts never sent); how many it deleted.
+ * Deletes every material registered before `before` that no task and no edit's logo uses, with
+ * its stored file (photos replaced or deleted after they had gone up, drafts never sent, edited
+ * pictures once copied under the results); how many it deleted.
  */
 export async function sweepUnusedMaterials(db: Database, storage: ObjectStorage, before: Date): Promise<number> {
   let deleted = 0;

@@ -1,5 +1,6 @@
 // Material history on the server: results of a real task in their sections, pages of a seller's
-// results, deleting (files too), and a selection downloaded as one zip holding exactly those files.
+// results, deleting (files too), a selection downloaded as one zip holding exactly those files,
+// and edited pictures added from uploads, kept with their edit.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
@@ -7,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { uploadPhoto, uploadViews } from '../support/photos';
+import { createAsset, editWithLogo, logoPng, uploadEditFile } from '../support/edits';
 import { shoePhoto } from '../fixtures/shoes';
 import { assets, materials } from '../../server/db/schema';
 import { MATERIAL_SECTIONS, SECTION_CATEGORIES } from '../../contract/assets';
@@ -236,24 +238,12 @@ describe('material history', () => {
     const photo = await shoePhoto({ width: 1200, height: 900, seed: 43 });
     const create = async (token: string, materialId: string, edit?: unknown) => {
       const [upload] = await t.app.database.db.select().from(materials).where(eq(materials.id, materialId));
-      return t.app.inject({
-        method: 'POST',
-        url: '/api/v1/content/assets/batch-create',
-        headers: auth(token),
-        payload: [{ file_key: upload!.storageKey, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, ...(edit ? { edit_meta: edit } : {}) }],
-      });
+      return createAsset(t, token, upload!.storageKey, edit);
     };
     // The source: one of Edith's results.
     const source = (await create(edith.token, await uploadPhoto(t, edith.token, photo.jpeg, 'front'))).json().data[0] as { id: string };
-    const edit = {
-      version: 1,
-      source: { asset_id: source.id, width: 1200, height: 900 },
-      crop: { ratio: '3:4', x: 262, y: 0, width: 675, height: 900 },
-      layers: [
-        { type: 'text', id: 'price', text: '2 990 ₽', size: 48, color: '#d4402b', x: 0.5, y: 0.85 },
-        { type: 'logo', id: 'logo', file_key: 'uploads/logo.png', width: 300, height: 120, x: 0.85, y: 0.1, scale: 0.5, opacity: 0.9 },
-      ],
-    };
+    const logo = await uploadEditFile(t, edith.token, await logoPng(), 'image edit (logo)');
+    const edit = editWithLogo(source.id, logo.file_key);
     const edited = await create(edith.token, await uploadPhoto(t, edith.token, photo.jpeg, 'front'), edit);
     expect(edited.statusCode, edited.body).toBe(200);
     const [asset] = edited.json().data;
@@ -288,5 +278,36 @@ describe('material history', () => {
     // Another seller's picture is not a source for Anna's edit.
     const foreign = await create(anna.token, await uploadPhoto(t, anna.token, photo.jpeg, 'front'), edit);
     expect(foreign.statusCode).toBe(404);
+  });
+
+  it("refuses an edit whose logo is not one of the seller's uploads, and adds nothing of the batch", async () => {
+    const lena = await signedInSeller(t, 'lenalogos');
+    const photo = await shoePhoto({ width: 1200, height: 900, seed: 47 });
+    const picture = await uploadEditFile(t, lena.token, photo.jpeg, 'image edit');
+    const source = (await createAsset(t, lena.token, picture.file_key)).json().data[0] as { id: string };
+    const own = await uploadEditFile(t, lena.token, await logoPng(), 'image edit (logo)');
+    const annas = await uploadEditFile(t, anna.token, await logoPng(), 'image edit (logo)');
+    // Registered but never uploaded: there is no logo to reopen the edit with.
+    const unsent = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/materials/upload',
+        headers: { ...auth(lena.token), 'idempotency-key': `unsent-logo-${(keys += 1)}` },
+        payload: { file_name: 'logo.png', file_type: 'image/png', file_size: 100, description: 'image edit (logo)' },
+      })
+    ).json().data.file_key as string;
+    const total = async () => (await list(lena.token, '')).json().meta.total as number;
+    const before = await total();
+
+    for (const logoKey of [annas.file_key, unsent, `materials/${lena.id}/${crypto.randomUUID()}.png`]) {
+      const good = { file_key: picture.file_key, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, edit_meta: editWithLogo(source.id, own.file_key) };
+      const bad = { ...good, edit_meta: editWithLogo(source.id, logoKey) };
+      const refused = await t.app.inject({ method: 'POST', url: '/api/v1/content/assets/batch-create', headers: auth(lena.token), payload: [good, bad] });
+      expect(refused.statusCode, logoKey).toBe(404);
+      expect(refused.json().error).toBe('NOT_FOUND');
+    }
+    expect(await total()).toBe(before);
+    expect((await createAsset(t, lena.token, picture.file_key, editWithLogo(source.id, own.file_key))).statusCode).toBe(200);
+    expect(await total()).toBe(before + 1);
   });
 });

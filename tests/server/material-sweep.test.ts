@@ -1,6 +1,7 @@
-// Photos no task uses: the seller may delete one, but never one a task uses (the server answers
-// 409 and keeps it), and the sweep deletes them with their files once older than
-// MATERIAL_RETENTION_DAYS, never one a task uses. The sweep is run with an injected clock.
+// Photos no task uses: the seller may delete one, but never one a task uses or an edit places as
+// its logo (the server answers 409 and keeps it), and the sweep deletes them with their files once
+// older than MATERIAL_RETENTION_DAYS, never one a task or an edit uses. The sweep is run with an
+// injected clock.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { uploadPhoto, uploadViews } from '../support/photos';
+import { createAsset, editWithLogo, logoPng, uploadEditFile } from '../support/edits';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -22,6 +24,16 @@ let used: string[];
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
 const fileOf = (id: string) => path.join(t.dataDir, 'files', 'materials', anna.id, `${id}.jpg`);
+
+/** A seller's edited picture with a logo, from a source result of theirs; what it is made of. */
+async function editWithItsLogo(token: string) {
+  const picture = await uploadEditFile(t, token, jpeg, 'image edit');
+  const source = (await createAsset(t, token, picture.file_key)).json().data[0] as { id: string };
+  const logo = await uploadEditFile(t, token, await logoPng(), 'image edit (logo)');
+  const edited = await createAsset(t, token, picture.file_key, editWithLogo(source.id, logo.file_key));
+  expect(edited.statusCode, edited.body).toBe(200);
+  return { picture, logo, edited: edited.json().data[0] as { id: string } };
+}
 
 async function onServer(id: string) {
   const [row] = await t.app.database.db.select({ id: materials.id }).from(materials).where(eq(materials.id, id));
@@ -57,6 +69,27 @@ describe('deleting a photo', () => {
   });
 });
 
+describe('deleting an edit’s logo', () => {
+  it('refuses it with 409 while an edit places it, and deletes it once that edit is gone', async () => {
+    const lara = await signedInSeller(t, 'laralogo');
+    const { picture, logo, edited } = await editWithItsLogo(lara.token);
+    const remove = (id: string) => t.app.inject({ method: 'DELETE', url: `/api/v1/materials/${id}`, headers: auth(lara.token) });
+    // The edited picture was copied under the results: its upload is kept by nothing.
+    expect((await remove(picture.material_id)).statusCode).toBe(200);
+
+    const refused = await remove(logo.material_id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 409, error: 'MATERIAL_IN_USE', message: 'An edited picture uses this image as its logo: it is kept with the edit.' });
+    expect(await onServer(logo.material_id)).toBe(true);
+    expect(await t.app.storage.get(logo.file_key, 10_000_000)).not.toBeNull();
+
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(lara.token), payload: { asset_ids: [edited.id] } });
+    expect((await remove(logo.material_id)).statusCode).toBe(200);
+    expect(await onServer(logo.material_id)).toBe(false);
+    expect(await t.app.storage.get(logo.file_key, 10_000_000)).toBeNull();
+  });
+});
+
 describe('the sweep of photos no task uses', () => {
   it('deletes one older than the retention with its file, keeps a younger one and every one a task uses', async () => {
     const unused = await uploadPhoto(t, anna.token, jpeg, 'front');
@@ -74,6 +107,24 @@ describe('the sweep of photos no task uses', () => {
       expect(await onServer(id)).toBe(true);
       expect(fs.existsSync(fileOf(id))).toBe(true);
     }
+  });
+
+  it('keeps the logo an edit places, and deletes the edit’s picture once copied and a photo nothing uses', async () => {
+    const sveta = await signedInSeller(t, 'svetasweep');
+    const { picture, logo, edited } = await editWithItsLogo(sveta.token);
+    const unused = await uploadPhoto(t, sveta.token, jpeg, 'front');
+
+    await t.app.sweepMaterials(new Date(Date.now() + 8 * DAY_MS));
+    expect(await onServer(unused)).toBe(false);
+    expect(await onServer(picture.material_id)).toBe(false);
+    expect(await onServer(logo.material_id)).toBe(true);
+    expect(await t.app.storage.get(logo.file_key, 10_000_000)).not.toBeNull();
+
+    // With the edit gone, nothing keeps the logo.
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(sveta.token), payload: { asset_ids: [edited.id] } });
+    await t.app.sweepMaterials(new Date(Date.now() + 8 * DAY_MS));
+    expect(await onServer(logo.material_id)).toBe(false);
+    expect(await t.app.storage.get(logo.file_key, 10_000_000)).toBeNull();
   });
 
   it('keeps seven days by default, and refuses a retention that is not a whole number of days', () => {

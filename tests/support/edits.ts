@@ -1,5 +1,6 @@
 // A seller's image edit through the real API: the edited picture and its logo uploaded as edit
-// uploads (register, then PUT the bytes).
+// uploads (register, then PUT the bytes), the edit description that names them, and the result
+// added with batch-create.
 import sharp from 'sharp';
 import type { TestApp } from './test-app';
 import type { EditUploadDescription } from '../../contract/materials';
@@ -42,4 +43,27 @@ export function logoPng(width = 300, height = 120): Promise<Buffer> {
     ])
     .png()
     .toBuffer();
+}
+
+/** An edit of a 1200×900 source cropped to 3:4, with a price and the logo in a corner. */
+export function editWithLogo(sourceId: string, logoKey: string) {
+  return {
+    version: 1,
+    source: { asset_id: sourceId, width: 1200, height: 900 },
+    crop: { ratio: '3:4', x: 262, y: 0, width: 675, height: 900 },
+    layers: [
+      { type: 'text', id: 'price', text: '2 990 ₽', size: 48, color: '#d4402b', x: 0.5, y: 0.85 },
+      { type: 'logo', id: 'logo', file_key: logoKey, width: 300, height: 120, x: 0.85, y: 0.1, scale: 0.5, opacity: 0.9 },
+    ],
+  };
+}
+
+/** Adds one PRODUCT result from an uploaded file, with an edit or without; the raw answer. */
+export function createAsset(t: TestApp, token: string, fileKey: string, edit?: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/assets/batch-create',
+    headers: auth(token),
+    payload: [{ file_key: fileKey, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, ...(edit ? { edit_meta: edit } : {}) }],
+  });
 }

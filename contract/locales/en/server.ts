@@ -123,6 +123,7 @@ const server: Translated<typeof ru, 'en'> = {
     ENGINE_MALFORMED: 'The generation service sent a malformed answer. The tokens were refunded.',
     MATERIAL_MISSING: 'The photo was deleted before work began.',
     MATERIAL_IN_USE: 'A task uses this photo: it is kept with the task.',
+    MATERIAL_IN_EDIT: 'An edited picture uses this image as its logo: it is kept with the edit.',
     INTAKE_REJECTED: 'Not made: the photos did not pass the check. The tokens were refunded.',
     ASSETS_DELETED: 'Deleted.',
     DOWNLOAD_READY: 'The archive is ready to download.',

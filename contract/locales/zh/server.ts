@@ -122,6 +122,7 @@ const server: Translated<typeof ru, 'zh'> = {
     ENGINE_MALFORMED: '生成服务返回了无效的响应，代币已退还。',
     MATERIAL_MISSING: '照片在开始处理前已被删除。',
     MATERIAL_IN_USE: '此照片已被任务使用：将随任务一起保留。',
+    MATERIAL_IN_EDIT: '此图片是已编辑图片的标志：将随该编辑一起保留。',
     INTAKE_REJECTED: '未生成：照片未通过检查，代币已退还。',
     ASSETS_DELETED: '已删除。',
     DOWNLOAD_READY: '压缩包已可下载。',

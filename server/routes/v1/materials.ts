@@ -92,7 +92,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id',
     {
       schema: {
-        summary: 'Delete a photo and its stored file (409 while a task uses it)',
+        summary: 'Delete a photo and its stored file (409 while a task uses it, or an edit places it as a logo)',
         tags: ['materials'],
         security: [{ bearer: [] }],
         params: materialIdParamsSchema,
@@ -104,8 +104,9 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = currentUser(request);
       const outcome = await deleteOwn(db, app.storage, user.id, request.params.id);
       if (outcome === 'missing') throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
-      // A task's photos stay as long as the task.
+      // A task's photos stay as long as the task; an edit's logo as long as the edit.
       if (outcome === 'in_use') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_USE');
+      if (outcome === 'in_edit') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_EDIT');
       return { code: 200, message: translate(request.locale, 'OK'), data: null };
     },
   );
