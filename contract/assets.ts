@@ -35,6 +35,15 @@ export const assetListQuerySchema = z.object({
   page_size: z.coerce.number().int().min(1).max(50).default(ASSETS_PAGE_SIZE),
 });
 
+/** The files an edited picture reopens with, at addresses that work for an hour. */
+const editFilesSchema = z.object({
+  /** The source asset's file; null once the seller has deleted that asset. */
+  source_url: z.string().nullable(),
+  /** Each logo layer's file by its file_key; a logo whose upload the seller no longer has is left out. */
+  logos: z.record(z.string(), z.string()),
+});
+export type EditFiles = z.infer<typeof editFilesSchema>;
+
 export const assetSchema = z.object({
   id: z.string(),
   file_url: z.string(),
@@ -49,6 +58,8 @@ export const assetSchema = z.object({
   created_at: z.string(),
   /** How an edited picture was made (its layers reopen in the editor); null for a generated one. */
   edit_meta: editDescriptionSchema.nullable().optional(),
+  /** The files `edit_meta` names, to reopen it with; null when there is no edit_meta. */
+  edit_files: editFilesSchema.nullable(),
 });
 export type Asset = z.infer<typeof assetSchema>;
 

@@ -1,7 +1,7 @@
 // Material history on the server (SPEC §7 Content assets): a seller's results by section, a page
-// at a time; adding results from the seller's uploads (edited pictures); deleting them with their
-// files; and a selection packed into one zip that streams as each file is read, behind a signed
-// address that expires.
+// at a time, an edited one with the files it reopens with; adding results from the seller's
+// uploads (edited pictures); deleting them with their files; and a selection packed into one zip
+// that streams as each file is read, behind a signed address that expires.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -9,7 +9,7 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { assets, materials, tasks } from '../db/schema';
 import { HttpError } from '../lib/errors';
-import { type Asset, type AssetCreateItem, type MaterialSection } from '../../contract/assets';
+import { type Asset, type AssetCreateItem, type EditFiles, type MaterialSection } from '../../contract/assets';
 import { MAX_UPLOAD_BYTES } from '../../contract/materials';
 import { editDescriptionSchema, type EditDescription } from '../../contract/edit';
 import { contentModuleOf } from '../../contract/selection';
@@ -156,17 +156,58 @@ export function assetKind(row: Pick<AssetRow, 'fileType' | 'category' | 'backgro
   };
 }
 
-export async function publicAsset(row: AssetRow, storage: ObjectStorage): Promise<Asset> {
-  return {
-    id: row.id,
-    file_url: await storage.downloadUrl(row.storageKey, DOWNLOAD_URL_LIFETIME_S),
-    task_id: row.taskId,
-    ...assetKind(row),
-    width: row.width,
-    height: row.height,
-    created_at: row.createdAt.toISOString(),
-    edit_meta: editOf(row.editMeta),
+/**
+ * The seller's assets as the API shows them. The files their edits reopen with (sources still the
+ * seller's, logos still uploaded) are looked up in one query each for all of them, and each file
+ * is signed once however many answers name it.
+ */
+export async function publicAssets(db: Database, storage: ObjectStorage, userId: string, rows: readonly AssetRow[]): Promise<Asset[]> {
+  const edits = rows.map((row) => editOf(row.editMeta));
+  const sourceIds = [...new Set(edits.flatMap((edit) => (edit ? [edit.source.asset_id] : [])))];
+  const logoKeys = [...new Set(edits.flatMap(logoKeysOf))];
+  const [sources, logos] = await Promise.all([
+    sourceIds.length > 0
+      ? db
+          .select({ id: assets.id, storageKey: assets.storageKey })
+          .from(assets)
+          .where(and(eq(assets.userId, userId), inArray(assets.id, sourceIds)))
+      : [],
+    logoKeys.length > 0
+      ? db
+          .select({ storageKey: materials.storageKey })
+          .from(materials)
+          .where(and(eq(materials.userId, userId), eq(materials.status, 'uploaded'), inArray(materials.storageKey, logoKeys)))
+      : [],
+  ]);
+  const sourceKeys = new Map(sources.map((source) => [source.id, source.storageKey]));
+  const keptLogos = new Set(logos.map((logo) => logo.storageKey));
+  const signed = new Map<string, Promise<string>>();
+  const urlOf = (key: string) => {
+    const url = signed.get(key) ?? storage.downloadUrl(key, DOWNLOAD_URL_LIFETIME_S);
+    signed.set(key, url);
+    return url;
   };
+  const filesOf = async (edit: EditDescription): Promise<EditFiles> => {
+    const sourceKey = sourceKeys.get(edit.source.asset_id);
+    const logoUrls = await Promise.all(logoKeysOf(edit).filter((key) => keptLogos.has(key)).map(async (key) => [key, await urlOf(key)] as const));
+    return { source_url: sourceKey ? await urlOf(sourceKey) : null, logos: Object.fromEntries(logoUrls) };
+  };
+  return Promise.all(
+    rows.map(async (row, index) => {
+      const edit = edits[index] ?? null;
+      return {
+        id: row.id,
+        file_url: await urlOf(row.storageKey),
+        task_id: row.taskId,
+        ...assetKind(row),
+        width: row.width,
+        height: row.height,
+        created_at: row.createdAt.toISOString(),
+        edit_meta: edit,
+        edit_files: edit ? await filesOf(edit) : null,
+      };
+    }),
+  );
 }
 
 /** A kept edit as the editor can reopen it; one in another shape (an older build's) reads as none. */

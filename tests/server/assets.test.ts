@@ -1,8 +1,9 @@
 // Material history on the server: results of a real task in their sections, pages of a seller's
 // results, deleting (files too), a selection downloaded as one zip holding exactly those files,
-// and edited pictures added from uploads, kept with their edit.
+// and edited pictures added from uploads, kept with their edit and reopened with its files.
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -54,6 +55,18 @@ async function storedAssets(userId: string, category: string, count: number, sta
     ids.push(id);
   }
   return ids;
+}
+
+/** The SQL of every statement the app's database prepares while `work` runs. */
+async function statementsDuring(work: () => Promise<void>): Promise<string[]> {
+  const { session } = t.app.database.db as unknown as { session: { prepareQuery: (query: { sql: string }, ...rest: unknown[]) => unknown } };
+  const spy = vi.spyOn(session, 'prepareQuery');
+  try {
+    await work();
+    return spy.mock.calls.map(([query]) => query.sql);
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 function zipEntries(bytes: Buffer): Promise<Map<string, Buffer>> {
@@ -221,6 +234,7 @@ describe('material history', () => {
     const [asset] = created.json().data;
     expect(asset).toMatchObject({ category: 'POSTER', content_module: 'PRODUCT_IMAGE', task_id: null, width: upload!.width, height: upload!.height });
     expect(asset.edit_meta).toBeNull();
+    expect(asset.edit_files).toBeNull();
     const [row] = await t.app.database.db.select().from(assets).where(eq(assets.id, asset.id));
     expect(row!.storageKey).not.toBe(upload!.storageKey);
     const served = await t.app.inject({ method: 'GET', url: asset.file_url });
@@ -309,5 +323,70 @@ describe('material history', () => {
     expect(await total()).toBe(before);
     expect((await createAsset(t, lena.token, picture.file_key, editWithLogo(source.id, own.file_key))).statusCode).toBe(200);
     expect(await total()).toBe(before + 1);
+  });
+
+  it('reopens an edit with its files: the source and the logo served as stored, the source gone once deleted', async () => {
+    const olga = await signedInSeller(t, 'olgareopens');
+    const photo = await shoePhoto({ width: 1200, height: 900, seed: 53 });
+    // The source is a result of Olga's; the edited picture and its logo are edit uploads.
+    const source = (await createAsset(t, olga.token, (await uploadEditFile(t, olga.token, photo.jpeg, 'image edit')).file_key)).json().data[0];
+    const picture = await uploadEditFile(t, olga.token, photo.jpeg, 'image edit');
+    const logo = await uploadEditFile(t, olga.token, await logoPng(), 'image edit (logo)');
+    const created = await createAsset(t, olga.token, picture.file_key, editWithLogo(source.id, logo.file_key));
+    expect(created.statusCode, created.body).toBe(200);
+    const answered = created.json().data[0];
+    expect(answered.edit_files).toEqual({ source_url: expect.any(String), logos: { [logo.file_key]: expect.any(String) } });
+
+    const page = (await list(olga.token, 'material_category=PRODUCT')).json();
+    const edited = page.data.find((a: { id: string }) => a.id === answered.id);
+    expect(edited.edit_meta.source.asset_id).toBe(source.id);
+    expect(edited.edit_meta.layers[1]).toMatchObject({ type: 'logo', file_key: logo.file_key });
+    expect(Object.keys(edited.edit_files.logos)).toEqual([logo.file_key]);
+    // A result that is no edit reopens nothing.
+    expect(page.data.find((a: { id: string }) => a.id === source.id).edit_files).toBeNull();
+
+    const [sourceRow] = await t.app.database.db.select().from(assets).where(eq(assets.id, source.id));
+    const sourceFile = await t.app.inject({ method: 'GET', url: edited.edit_files.source_url });
+    expect(sourceFile.statusCode).toBe(200);
+    expect(sourceFile.rawPayload.equals((await t.app.storage.get(sourceRow!.storageKey, 10_000_000))!)).toBe(true);
+    const logoFile = await t.app.inject({ method: 'GET', url: edited.edit_files.logos[logo.file_key] });
+    expect(logoFile.statusCode).toBe(200);
+    expect(logoFile.headers['content-type']).toBe('image/png');
+    expect(logoFile.rawPayload.equals((await t.app.storage.get(logo.file_key, 10_000_000))!)).toBe(true);
+    expect((await sharp(logoFile.rawPayload).metadata()).hasAlpha).toBe(true);
+
+    // The source deleted: the edit still reopens its layers and logo, over no source picture.
+    const removed = await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(olga.token), payload: { asset_ids: [source.id] } });
+    expect(removed.statusCode).toBe(200);
+    const after = (await list(olga.token, 'material_category=PRODUCT')).json().data.find((a: { id: string }) => a.id === answered.id);
+    expect(after.edit_meta.source.asset_id).toBe(source.id);
+    expect(after.edit_files).toEqual({ source_url: null, logos: { [logo.file_key]: expect.any(String) } });
+  });
+
+  it('looks up the files of a page of edits at once, however many edits it holds', async () => {
+    const pia = await signedInSeller(t, 'piapages');
+    const photo = await shoePhoto({ width: 1200, height: 900, seed: 59 });
+    const source = (await createAsset(t, pia.token, (await uploadEditFile(t, pia.token, photo.jpeg, 'image edit')).file_key)).json().data[0];
+    const addEdit = async (i: number) => {
+      const logo = await uploadEditFile(t, pia.token, await logoPng(200 + i, 100), 'image edit (logo)');
+      const picture = await uploadEditFile(t, pia.token, photo.jpeg, 'image edit');
+      expect((await createAsset(t, pia.token, picture.file_key, editWithLogo(source.id, logo.file_key))).statusCode).toBe(200);
+    };
+    /** The statements reading results or uploads while the section's page is made. */
+    const readsOfPage = async (edits: number) => {
+      const statements = await statementsDuring(async () => {
+        const page = (await list(pia.token, 'material_category=PRODUCT')).json();
+        const reopened = page.data.filter((a: { edit_files: { logos: object } | null }) => a.edit_files && Object.keys(a.edit_files.logos).length === 1);
+        expect(reopened).toHaveLength(edits);
+      });
+      return statements.filter((statement) => /from "(assets|materials)"/i.test(statement));
+    };
+
+    await addEdit(0);
+    const withOne = await readsOfPage(1);
+    // The page, its count, the sources of its edits and their logos.
+    expect(withOne).toHaveLength(4);
+    for (let i = 1; i < 4; i += 1) await addEdit(i);
+    expect(await readsOfPage(4)).toHaveLength(withOne.length);
   });
 });

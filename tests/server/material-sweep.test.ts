@@ -119,6 +119,10 @@ describe('the sweep of photos no task uses', () => {
     expect(await onServer(picture.material_id)).toBe(false);
     expect(await onServer(logo.material_id)).toBe(true);
     expect(await t.app.storage.get(logo.file_key, 10_000_000)).not.toBeNull();
+    // The edit still reopens with its logo.
+    const page = (await t.app.inject({ method: 'GET', url: '/api/v1/content/assets?material_category=PRODUCT', headers: auth(sveta.token) })).json();
+    const reopened = page.data.find((a: { id: string }) => a.id === edited.id);
+    expect(Object.keys(reopened.edit_files.logos)).toEqual([logo.file_key]);
 
     // With the edit gone, nothing keeps the logo.
     await t.app.inject({ method: 'DELETE', url: '/api/v1/content/assets', headers: auth(sveta.token), payload: { asset_ids: [edited.id] } });

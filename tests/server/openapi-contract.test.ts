@@ -1,8 +1,8 @@
 // The OpenAPI document is the contract: every route declares each status it can answer with a
 // schema, every failure is the error envelope with its status as `code`, and what the plugins
 // send on a route (no session, a body that is malformed, too large or of another type) is among
-// what that route declares, so it reaches the caller as declared instead of as a 500. The answer an
-// image edit rests on (the upload's file_key and public_url) is documented.
+// what that route declares, so it reaches the caller as declared instead of as a 500. The answers an
+// image edit rests on (the upload's file_key and public_url, an asset's edit_files) are documented.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
@@ -168,6 +168,23 @@ describe('what an image edit needs, as the document says it', () => {
     expect(ticket.required).toEqual(expect.arrayContaining(['material_id', 'presigned_url', 'file_key', 'public_url']));
     expect(ticket.properties!.file_key).toEqual({ type: 'string' });
     expect(ticket.properties!.public_url).toEqual({ type: 'string' });
+  });
+
+  it('gives every asset answer its edit and the files to reopen it with, or null', () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/content/assets'],
+      ['POST', '/api/v1/content/assets/batch-create'],
+    ] as const) {
+      const asset = answer(method, path).items as Schema;
+      expect(asset.required, path).toContain('edit_files');
+      const files = asset.properties!.edit_files as { anyOf: Schema[] };
+      expect(files.anyOf, path).toContainEqual({ type: 'null' });
+      const shape = files.anyOf.find((choice) => choice.type === 'object')!;
+      expect(shape.required, path).toEqual(['source_url', 'logos']);
+      expect(shape.properties!.source_url, path).toEqual({ type: ['string', 'null'] });
+      expect(shape.properties!.logos!.additionalProperties, path).toEqual({ type: 'string' });
+      expect(asset.properties, path).toHaveProperty('edit_meta');
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { listAnswer, sendSerialised, serialisedAnswer } from '../../content/list-answers';
-import { archiveName, assetsAmong, createAssets, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAsset, zipOf } from '../../content/assets';
+import { archiveName, assetsAmong, createAssets, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAssets, zipOf } from '../../content/assets';
 
 export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -39,7 +39,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         return serialisedAnswer(reply, {
           code: 200,
           message: translate(request.locale, 'OK'),
-          data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))),
+          data: await publicAssets(db, app.storage, userId, rows),
           meta: { total, total_pages: Math.ceil(total / page_size), page },
         });
       }, request.contentVersion);
@@ -60,8 +60,9 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
     },
     async (request) => {
-      const rows = await createAssets(db, app.storage, currentUser(request).user.id, request.body);
-      return { code: 200, message: translate(request.locale, 'OK'), data: await Promise.all(rows.map((row) => publicAsset(row, app.storage))) };
+      const userId = currentUser(request).user.id;
+      const rows = await createAssets(db, app.storage, userId, request.body);
+      return { code: 200, message: translate(request.locale, 'OK'), data: await publicAssets(db, app.storage, userId, rows) };
     },
   );
 
