@@ -90,7 +90,7 @@ export const checkedReads: Middleware<DBCore> = {
  * Photos are not swept: reading every photo's bytes at each start would cost the seller seconds,
  * and a photo is only unusable without its bytes, where there is nothing left to lose.
  */
-const SWEPT: TableName[] = ['session', 'drafts', 'outbox', 'lists'];
+const SWEPT: TableName[] = ['session', 'drafts', 'outbox', 'lists', 'edits'];
 
 /** Run when the database opens (before anything else may use it): puts every stored record right. */
 export async function sweep(database: Dexie): Promise<void> {

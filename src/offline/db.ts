@@ -6,7 +6,8 @@
 // Every record read from it has been checked (records.ts, checked-reads.ts): the types below are
 // what a read gives, whatever an older build or a damaged disk left.
 import Dexie, { type EntityTable } from 'dexie';
-import type { ContentType, ShoeView } from '../../contract/enums';
+import type { EditDescription } from '../../contract/edit';
+import type { Background, Category, ContentModule, ContentType, ShoeView } from '../../contract/enums';
 import type { Selection } from '../../contract/selection';
 import { checkedReads, sweep } from './checked-reads';
 
@@ -22,9 +23,9 @@ export interface SessionRecord {
 
 /**
  * A draft's key: the content type of a new task on /task, or `retry:{task id}` for the photos
- * that replace a rejected task's on /task/retry.
+ * that replace a rejected task's on /task/retry. An edit being saved is keyed `edit:{its key}`.
  */
-export type DraftKey = ContentType | `retry:${string}`;
+export type DraftKey = ContentType | `retry:${string}` | `edit:${string}`;
 
 export function retryDraftKey(taskId: string): DraftKey {
   return `retry:${taskId}`;
@@ -165,7 +166,77 @@ export interface DeleteJob extends JobBase {
   materialId: string;
 }
 
-export type OutboxJob = UploadJob | GenerateJob | DeleteJob;
+/** A file an edit saves: the picture itself, a logo on it, or the picture it was made from when that came from the device. */
+export interface EditFile {
+  role: 'source' | 'logo' | 'picture';
+  /** The photo holding its bytes. */
+  photoId: string;
+  /** Where the edit names it until the server has it (a logo's `local:{photo id}` file_key). */
+  localKey: string;
+  materialId?: string;
+  uploadUrl?: string;
+  /** What the upload answered: the stored file's key and address (SPEC §3 edit result, logo result). */
+  fileKey?: string;
+  publicUrl?: string;
+  /** Its bytes are stored on the server. */
+  uploaded?: boolean;
+}
+
+/** Where the edited picture goes in My materials: the source's category and module (SPEC §7 batch-create). */
+export interface EditPlacement {
+  taskId: string | null;
+  category: Category;
+  background: Background | null;
+  contentModule: ContentModule;
+}
+
+/**
+ * The saved edit record (SPEC §3): the source (material_id, material_url), the edit description
+ * (edit info) and the files it uploads (edit result, logo result), worked until the new asset exists.
+ */
+export interface EditJob extends JobBase {
+  kind: 'edit';
+  /** The source asset (null: a picture from the device, made an asset of its own first). */
+  materialId: string | null;
+  materialUrl: string | null;
+  edit: EditDescription;
+  placement: EditPlacement;
+  files: EditFile[];
+  /** The asset made from a device picture, once created. */
+  sourceAssetId?: string;
+  /** The new asset, once created. */
+  assetId?: string;
+}
+
+export type OutboxJob = UploadJob | GenerateJob | DeleteJob | EditJob;
+
+/** The key of an edit in progress: the asset it edits, or the picture picked from the device. */
+export type EditKey = `asset:${string}` | 'device';
+
+/** The picture an edit in progress works on; its bytes are a photo, so the edit works offline. */
+export interface EditSource {
+  /** The asset, or null for a picture from the device. */
+  assetId: string | null;
+  /** Where the picture was loaded from (material_url), if anywhere. */
+  url: string | null;
+  photoId: string;
+  width: number;
+  height: number;
+  placement: EditPlacement;
+}
+
+/**
+ * An edit in progress, kept so a reload, a crash or no network loses nothing. Its logos' bytes are
+ * photos too: those picked on this device under `local:{photo id}`, those the server holds (an
+ * edit reopened) under their file_key.
+ */
+export interface EditDraftRecord {
+  key: EditKey;
+  source: EditSource;
+  edit: EditDescription;
+  logos: { localKey: string; photoId: string }[];
+  updatedAt: number;
+}
 
 /** The last answer of a list the seller has loaded (task history, a material section), by seller. */
 export interface ListRecord {
@@ -182,6 +253,7 @@ export class AppDatabase extends Dexie {
   photos!: EntityTable<PhotoRecord, 'id'>;
   outbox!: EntityTable<OutboxJob, 'id'>;
   lists!: EntityTable<ListRecord, 'key'>;
+  edits!: EntityTable<EditDraftRecord, 'key'>;
 
   constructor(name = 'solestudio') {
     super(name);
@@ -195,6 +267,8 @@ export class AppDatabase extends Dexie {
     });
     // Version 3: the last loaded history lists, shown offline.
     this.version(3).stores({ lists: 'key, userId' });
+    // Version 4: edits in progress, and the outbox's edit jobs (a kind an older build cannot read).
+    this.version(4).stores({ edits: 'key' });
     this.use(checkedReads);
     // Sticky: again at every opening (the database closes when another tab upgrades it).
     this.on('ready', (vip) => sweep(vip), true);

@@ -9,18 +9,13 @@
 import type { UpdateSpec } from 'dexie';
 import { retryDelayMs } from '../../contract/backoff';
 import type { ShoeView } from '../../contract/enums';
+import type { AssetCreateItem } from '../../contract/assets';
+import type { EditUploadDescription } from '../../contract/materials';
 import type { AppDatabase, DeleteJob, DraftKey, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './db';
+import { workEdit } from './edit-jobs';
+import { TransportError } from './transport-error';
 
-export class TransportError extends Error {
-  constructor(
-    /** HTTP status, or 0 when the server was not reached. */
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TransportError';
-  }
-}
+export { TransportError };
 
 /** How a runtime (page or service worker) talks to the server. */
 export interface UploadTransport {
@@ -32,6 +27,18 @@ export interface UploadTransport {
   generate(job: GenerateJob, materialIds: string[]): Promise<{ taskId: string }>;
   /** DELETE /api/v1/materials/{job.materialId}. */
   remove(job: DeleteJob): Promise<void>;
+  /** POST /api/v1/materials/upload of a file an edit saves, with `key` as Idempotency-Key. */
+  registerFile(key: string, photo: PhotoRecord, description: EditUploadDescription): Promise<RegisteredFile>;
+  /** POST /api/v1/content/assets/batch-create with `key` as Idempotency-Key; the new assets' ids. */
+  createAssets(key: string, items: AssetCreateItem[]): Promise<string[]>;
+}
+
+/** A file registered for upload: where to PUT it, and its key and address once stored (SPEC §3). */
+export interface RegisteredFile {
+  materialId: string;
+  uploadUrl: string;
+  fileKey: string;
+  publicUrl: string;
 }
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
@@ -301,6 +308,15 @@ async function unlessAbandoned(database: AppDatabase, job: UploadJob, now: () =>
 async function work(database: AppDatabase, transport: UploadTransport, job: OutboxJob, now: () => number, observer: RunObserver) {
   if (job.kind === 'generate') return submit(database, transport, job, now, observer);
   if (job.kind === 'delete') return remove(database, transport, job, now, observer);
+  if (job.kind === 'edit') {
+    try {
+      await workEdit(database, transport, job, now, (sent, total) => observer.onProgress?.(job, sent, total));
+      observer.onChange?.(job);
+      return 'done' as const;
+    } catch (error) {
+      return settleFailure(database, job, error, now, observer);
+    }
+  }
   const photo = await unlessAbandoned(database, job, now);
   if (!photo) return 'done' as const;
   const slot = async (changes: Parameters<typeof setSlot>[4]) => {

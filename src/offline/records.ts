@@ -6,9 +6,10 @@
 // A new shape that an older build would take for damage (and repair away) comes with a new
 // database version in db.ts: that closes an older tab's connection for good.
 import * as z from 'zod/mini';
-import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
+import type { EditDescription } from '../../contract/edit';
+import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, CONTENT_TYPES, CREATIVE_SCENES, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
 import type { Selection } from '../../contract/selection';
-import type { DraftKey, DraftRecord, ListRecord, OutboxJob, PhotoRecord, SessionRecord, SlotRecord } from './db';
+import type { DraftKey, DraftRecord, EditDraftRecord, EditKey, ListRecord, OutboxJob, PhotoRecord, SessionRecord, SlotRecord } from './db';
 
 /** The fields repaired while one record is checked (parsing is synchronous, one record at a time). */
 let repairs: string[] = [];
@@ -27,7 +28,7 @@ const count = z.number().check(z.gte(0));
 const view = z.enum(SHOE_VIEWS);
 const contentType = z.enum(CONTENT_TYPES);
 const isDraftKey = (key: unknown): key is DraftKey =>
-  typeof key === 'string' && (CONTENT_TYPES.some((type) => type === key) || /^retry:./.test(key));
+  typeof key === 'string' && (CONTENT_TYPES.some((type) => type === key) || /^(retry|edit):./.test(key));
 const draftKey = z.custom<DraftKey>(isDraftKey);
 const isView = (key: string): key is ShoeView => SHOE_VIEWS.some((v) => v === key);
 /** An optional text field: dropped when it is not text. */
@@ -160,6 +161,63 @@ const job = {
   updatedAt: or('updatedAt', time, () => 0),
 };
 
+/**
+ * An edit description as stored: its shape is checked here, its rules (contract/edit.ts) where it
+ * is used, so a description an older build wrote is never thrown away for a rule that changed.
+ */
+const editDescription = z.custom<EditDescription>(
+  (value) =>
+    isObject(value) && value.version === 1 && isObject(value.source) && isObject(value.crop) && Array.isArray(value.layers),
+  'not an edit description',
+);
+
+const placement = z.looseObject({
+  taskId: or('placement.taskId', z.nullable(z.string()), () => null),
+  category: z.enum(CATEGORIES),
+  background: or('placement.background', z.nullable(z.enum(BACKGROUNDS)), () => null),
+  contentModule: z.enum(CONTENT_MODULES),
+});
+
+const editFile = z.looseObject({
+  role: z.enum(['source', 'logo', 'picture']),
+  photoId: id,
+  localKey: id,
+  materialId: note('file materialId'),
+  uploadUrl: note('file uploadUrl'),
+  fileKey: note('file fileKey'),
+  publicUrl: note('file publicUrl'),
+  uploaded: or('file uploaded', z.optional(z.boolean()), () => undefined),
+});
+
+const editJob = z.looseObject({
+  ...job,
+  kind: z.literal('edit'),
+  materialId: z.nullable(id),
+  materialUrl: or('materialUrl', z.nullable(z.string()), () => null),
+  edit: editDescription,
+  placement,
+  files: z.array(editFile),
+  sourceAssetId: note('sourceAssetId'),
+  assetId: note('assetId'),
+});
+
+const editKey = z.custom<EditKey>((key) => key === 'device' || (typeof key === 'string' && /^asset:./.test(key)));
+
+const edit: z.ZodMiniType<EditDraftRecord> = z.looseObject({
+  key: editKey,
+  source: z.looseObject({
+    assetId: z.nullable(id),
+    url: or('source.url', z.nullable(z.string()), () => null),
+    photoId: id,
+    width: z.number().check(z.gt(0)),
+    height: z.number().check(z.gt(0)),
+    placement,
+  }),
+  edit: editDescription,
+  logos: or('logos', z.array(z.looseObject({ localKey: id, photoId: id })), () => []),
+  updatedAt: or('updatedAt', time, () => 0),
+});
+
 const outbox: z.ZodMiniType<OutboxJob> = z.discriminatedUnion('kind', [
   z.looseObject({ ...job, kind: z.literal('upload'), view, photoId: id, materialId: note('materialId'), uploadUrl: note('uploadUrl') }),
   z.looseObject({
@@ -176,6 +234,7 @@ const outbox: z.ZodMiniType<OutboxJob> = z.discriminatedUnion('kind', [
     taskId: note('taskId'),
   }),
   z.looseObject({ ...job, kind: z.literal('delete'), materialId: id }),
+  editJob,
 ]);
 
 const lists: z.ZodMiniType<ListRecord> = z.looseObject({
@@ -185,7 +244,7 @@ const lists: z.ZodMiniType<ListRecord> = z.looseObject({
   savedAt: or('savedAt', time, () => 0),
 });
 
-const schemas = { session, photos: photo, drafts: draft, outbox, lists };
+const schemas = { session, photos: photo, drafts: draft, outbox, lists, edits: edit };
 
 export type TableName = keyof typeof schemas;
 

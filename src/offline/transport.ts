@@ -4,11 +4,13 @@
 // the bytes go through XMLHttpRequest, whose upload events give the slot its progress; fetch has
 // none, so the service worker (which has no XMLHttpRequest) sends them without.
 import { safeParse } from 'zod/v4/core';
+import { assetSchema } from '../../contract/assets';
 import { generateResultSchema } from '../../contract/content';
 import { errorEnvelopeSchema, okEnvelope } from '../../contract/envelope';
 import { uploadTicketSchema } from '../../contract/materials';
 import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './db';
-import { TransportError, type UploadTransport } from './outbox';
+import type { UploadTransport } from './outbox';
+import { TransportError } from './transport-error';
 
 export const UPLOAD_TIMEOUT_MS = 60_000;
 const CALL_TIMEOUT_MS = 10_000;
@@ -23,6 +25,7 @@ export interface TransportOptions {
 
 const uploadAnswer = okEnvelope(uploadTicketSchema);
 const generateAnswer = okEnvelope(generateResultSchema);
+const createdAnswer = okEnvelope(assetSchema.pick({ id: true }).array());
 
 /** The failure as the error envelope words it, or its bare status when the body is something else. */
 function messageOf(status: number, body: unknown): TransportError {
@@ -104,6 +107,21 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       });
       const { data } = answerOf(safeParse(generateAnswer, body));
       return { taskId: data.id };
+    },
+    async registerFile(key, photo, description) {
+      const body = await post('/api/v1/materials/upload', key, {
+        file_name: `${description === 'image edit (logo)' ? 'logo' : 'edit'}.${photo.mime === 'image/png' ? 'png' : 'jpg'}`,
+        file_type: photo.mime,
+        file_size: photo.bytes.byteLength,
+        description,
+      });
+      const { data } = answerOf(safeParse(uploadAnswer, body));
+      return { materialId: data.material_id, uploadUrl: data.presigned_url, fileKey: data.file_key, publicUrl: data.public_url };
+    },
+    async createAssets(key, items) {
+      const body = await post('/api/v1/content/assets/batch-create', key, items);
+      const { data } = answerOf(safeParse(createdAnswer, body));
+      return data.map((asset) => asset.id);
     },
     async remove(job: DeleteJob) {
       await api('DELETE', `/api/v1/materials/${encodeURIComponent(job.materialId)}`);

@@ -242,9 +242,7 @@ describe('the outbox', () => {
     let inFlight = 0;
     let most = 0;
     const watching: UploadTransport = {
-      register: (job, photo) => real.register(job, photo),
-      generate: (job, ids) => real.generate(job, ids),
-      remove: (job) => real.remove(job),
+      ...real,
       async put(url, photo, progress) {
         inFlight += 1;
         most = Math.max(most, inFlight);
@@ -266,9 +264,7 @@ describe('the outbox', () => {
     const jobs = await queued(database, ['front', 'back']);
     const real = transport();
     const halfway: UploadTransport = {
-      register: (job, photo) => real.register(job, photo),
-      generate: (job, ids) => real.generate(job, ids),
-      remove: (job) => real.remove(job),
+      ...real,
       async put(url, photo, progress) {
         progress?.(photo.bytes.byteLength / 2, photo.bytes.byteLength);
         await real.put(url, photo);
