@@ -1,13 +1,17 @@
 // The editor's served fonts: Noto Sans, Noto Serif and Oswald (Latin and Cyrillic) with Noto
 // Sans SC's CJK slices, weights 400 and 700, under our own family names (FONT_FAMILIES). The
 // woff2 files are emitted by the build and fetched only when a text needs them; the service
-// worker keeps those it fetched, so an editor used once draws the same offline.
+// worker keeps those it fetched, so an editor used once draws the same offline. The CJK slices'
+// unicode ranges (76 KB) are a JSON file of the build, fetched the first time a text has CJK.
+import { z } from 'zod';
 import { TEXT_REFERENCE_WIDTH, type EditLayer, type TextLayer } from '../../../contract/edit';
 import { FONT_FAMILIES, textFont } from '../../../contract/edit-draw';
 import type { FontFaceSource } from '../../../contract/edit-render';
 import notoSansRanges from '@fontsource/noto-sans/unicode.json';
 import notoSerifRanges from '@fontsource/noto-serif/unicode.json';
 import oswaldRanges from '@fontsource/oswald/unicode.json';
+import cjkRangesUrl from '@fontsource/noto-sans-sc/unicode.json?url&no-inline';
+import { fetchStaticJson } from '../../lib/api-client';
 
 /** Built addresses of the woff2 files, by their path in node_modules (never inlined: they are fonts). */
 const FILES = import.meta.glob<string>(
@@ -77,15 +81,14 @@ function needsCjk(text: string): boolean {
 
 let cjkFaces: Promise<FontFaceSource[]> | null = null;
 
-/** Noto Sans SC's numbered slices; their unicode ranges (30 KB gzip) load only when a text needs them. */
+/** Noto Sans SC's numbered slices, with their unicode ranges by slice ("[21]": "U+9f83,…"). */
 function loadCjkFaces(): Promise<FontFaceSource[]> {
-  cjkFaces ??= import('@fontsource/noto-sans-sc/unicode.json').then(({ default: ranges }) => {
-    const byName = ranges as Record<string, string>;
-    return files.flatMap((file) => {
-      const unicodeRange = file.pkg === 'noto-sans-sc' ? byName[`[${file.subset}]`] : undefined;
+  cjkFaces ??= fetchStaticJson(cjkRangesUrl, z.record(z.string(), z.string())).then((ranges) =>
+    files.flatMap((file) => {
+      const unicodeRange = file.pkg === 'noto-sans-sc' ? ranges[`[${file.subset}]`] : undefined;
       return unicodeRange ? [{ family: FONT_FAMILIES.cjk, weight: file.weight, url: absolute(file.url), unicodeRange, style: 'normal' as const }] : [];
-    });
-  });
+    }),
+  );
   cjkFaces.catch(() => {
     cjkFaces = null;
   });
