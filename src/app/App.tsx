@@ -16,6 +16,7 @@ import { IONIC_ROUTES, ionicRouteAt, type ShellProps } from './shells';
 
 const RechargeResultPage = lazyPage(() => import('../features/recharge/RechargeResultPage'));
 const SubscriptionResultPage = lazyPage(() => import('../features/subscription/SubscriptionResultPage'));
+const EditorPage = lazyPage(() => import('../features/editor/EditorPage'));
 
 /** Screens that are complete; every other route shows its honest coming-soon state. */
 const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
@@ -26,6 +27,8 @@ const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
   task_history: lazyPage(() => import('../features/task-history/TaskHistoryPage')),
   task_retry: lazyPage(() => import('../features/task-retry/TaskRetryPage')),
   material: lazyPage(() => import('../features/material/MaterialPage')),
+  image_edit: EditorPage,
+  editor: EditorPage,
   recharge: lazyPage(() => import('../features/recharge/RechargePage')),
   recharge_result: RechargeResultPage,
   recharge_success: RechargeResultPage,

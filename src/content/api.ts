@@ -12,6 +12,7 @@ const taskPage = pagedEnvelope(taskSchema);
 /** A page of one section's results, as the material page keeps it for offline. */
 export const assetPage = pagedEnvelope(assetSchema);
 const oneTask = okEnvelope(taskSchema);
+const oneAsset = okEnvelope(assetSchema);
 const details = okEnvelope(z.array(failureDetailSchema));
 const generated = okEnvelope(generateResultSchema);
 const download = okEnvelope(assetDownloadSchema);
@@ -34,6 +35,11 @@ export async function getFailureDetails(id: string, signal?: AbortSignal) {
 
 export function listAssets(section: MaterialSection, page: number, signal?: AbortSignal): Promise<AssetPage> {
   return apiRequest(ASSETS, { schema: assetPage, query: { material_category: section, page, page_size: ASSETS_PAGE_SIZE }, signal });
+}
+
+/** One of the seller's results (an edit opens on it). */
+export async function getAsset(id: string, signal?: AbortSignal) {
+  return (await apiRequest(`${ASSETS}/${encodeURIComponent(id)}`, { schema: oneAsset, signal })).data;
 }
 
 export async function deleteAssets(ids: readonly string[]): Promise<string> {

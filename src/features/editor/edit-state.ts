@@ -18,7 +18,8 @@ import {
 export type EditAction =
   | { type: 'addText'; id: string; text: string; color: string; size?: number }
   | { type: 'addLogo'; id: string; fileKey: string; width: number; height: number }
-  | { type: 'updateText'; id: string; patch: Partial<Pick<TextLayer, 'text' | 'font' | 'size' | 'color' | 'bold' | 'align' | 'plate'>> }
+  /** Changes a text's properties; `gesture` names the typing or the slider drag it belongs to. */
+  | { type: 'updateText'; id: string; patch: Partial<Pick<TextLayer, 'text' | 'font' | 'size' | 'color' | 'bold' | 'align' | 'plate'>>; gesture?: string }
   | { type: 'updateLogo'; id: string; patch: Partial<Pick<LogoLayer, 'opacity'>> }
   /** Moves, turns or scales a layer; `gesture` names the drag or pinch it belongs to. */
   | { type: 'place'; id: string; x?: number; y?: number; rotation?: number; scale?: number; gesture?: string }
@@ -26,6 +27,8 @@ export type EditAction =
   | { type: 'setCrop'; ratio: CropRatio | null }
   /** Pans or zooms the crop: a rectangle in the source's pixels, kept at the crop's ratio and inside the source. */
   | { type: 'moveCrop'; x: number; y: number; width?: number; gesture?: string }
+  /** Saves as PNG keeping the source's transparency, or as JPEG on white. */
+  | { type: 'setTransparency'; keep: boolean }
   | { type: 'reset' };
 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
@@ -109,6 +112,8 @@ export function applyEdit(edit: EditDescription, action: EditAction): EditDescri
       return { ...edit, crop: centredCrop(edit.source, action.ratio) };
     case 'moveCrop':
       return { ...edit, crop: movedCrop(edit, action.x, action.y, action.width) };
+    case 'setTransparency':
+      return edit.keep_transparency === action.keep ? edit : { ...edit, keep_transparency: action.keep };
     case 'reset':
       return blankEdit(edit.source);
   }

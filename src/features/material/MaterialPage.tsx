@@ -26,6 +26,7 @@ import { onTaskUpdated } from '../../lib/app-events';
 import { currentLocale } from '../../lib/i18n';
 import { onlineAtom } from '../../lib/store';
 import { MaterialSection, type SectionState } from './MaterialSection';
+import { PendingEdits } from './PendingEdits';
 import { PreviewDialog } from './PreviewDialog';
 import { RetryDialog } from './RetryDialog';
 import '../../content/lists.css';
@@ -124,7 +125,7 @@ export default function MaterialPage() {
     }
     if (action === 'delete') setDeleting({ section, assets: chosen, busy: false });
     if (action === 'retry') setRetrying(chosen[0]!);
-    if (action === 'edit') navigate(`${paths.image_edit}?asset_id=${encodeURIComponent(chosen[0]!.id)}`);
+    if (action === 'edit') navigate(`${paths.image_edit}?${chosen.map((asset) => `asset_id=${encodeURIComponent(asset.id)}`).join('&')}`);
   };
 
   const confirmDelete = async () => {
@@ -182,6 +183,7 @@ export default function MaterialPage() {
         <h1>{title}</h1>
       </div>
       <OfflineCopyBanner savedAt={offlineSince} />
+      <PendingEdits onSaved={loadAll} />
       <nav className="material-nav" aria-label={t('history.material.sectionNav')}>
         {MATERIAL_SECTIONS.map((section) => (
           <a key={section} href={`#material-${section}`} onClick={(event) => {

@@ -120,6 +120,11 @@ export function MaterialSection({ section, state, selected, online, onToggle, on
                   <MediaThumb url={asset.file_url} fileType={asset.file_type} alt="" className="material-tile__media" />
                   {asset.file_type.startsWith('video/') ? <Icon icon={playCircleOutline} className="material-tile__play" /> : null}
                   {on ? <Icon icon={checkmarkCircle} className="material-tile__check" /> : null}
+                  {asset.edit_meta ? (
+                    <span className="material-tile__edited" data-testid="edited-badge">
+                      {t('history.material.edited')}
+                    </span>
+                  ) : null}
                 </button>
                 <button type="button" className="material-tile__preview icon-button" onClick={() => onPreview(asset)} aria-label={`${t('history.material.preview.title')}: ${label}`} data-testid="tile-preview">
                   <Icon icon={eyeOutline} />
