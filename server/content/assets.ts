@@ -1,9 +1,11 @@
 // Material history on the server (SPEC §7 Content assets): a seller's results by section, a page
 // at a time, an edited one with the files it reopens with; adding results from the seller's
-// uploads (edited pictures); deleting them with their files; and a selection packed into one zip
-// that streams as each file is read, behind a signed address that expires.
+// uploads (edited pictures), once per Idempotency-Key; deleting them with their files; and a
+// selection packed into one zip that streams as each file is read, behind a signed address that
+// expires.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
 import yazl from 'yazl';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -80,12 +82,56 @@ function logoKeysOf(edit: EditDescription | null | undefined): string[] {
 }
 
 /**
+ * The id of the asset a batch-create under `idempotencyKey` makes at `position`: the same for every
+ * repeat of the request, so a repeat finds what the first made, and no other seller's key meets it.
+ */
+function keyedAssetId(userId: string, idempotencyKey: string, position: number): string {
+  const hash = crypto.createHash('sha256').update(`assets/batch-create\0${userId}\0${idempotencyKey}\0${position}`).digest();
+  // An RFC 9562 UUID of version 8 (custom) and the RFC variant.
+  hash[6] = (hash[6]! & 0x0f) | 0x80;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Whether an asset a batch-create made is what this item asks for. */
+function madeFrom(row: AssetRow, item: AssetCreateItem): boolean {
+  return (
+    row.taskId === (item.task_id ?? null) &&
+    row.category === item.content_config.category &&
+    row.contentModule === item.content_config.content_module &&
+    row.background === (item.content_config.background ?? null) &&
+    isDeepStrictEqual(editOf(row.editMeta), item.edit_meta ?? null)
+  );
+}
+
+/**
  * Adds results from images the seller uploaded (an edited image, say): each file is copied under
  * the results, so deleting the result never touches the upload. Nothing is added when any item
  * names an upload, a task, an edit's source or an edit's logo that is not the seller's, or a
- * category outside its module.
+ * category outside its module. Under an Idempotency-Key, a repeat of the request answers the
+ * assets the first made (those the seller still has), even once its uploads are gone, and
+ * another request under the key is refused.
  */
-export async function createAssets(db: Database, storage: ObjectStorage, userId: string, items: readonly AssetCreateItem[]): Promise<AssetRow[]> {
+export async function createAssets(
+  db: Database,
+  storage: ObjectStorage,
+  userId: string,
+  items: readonly AssetCreateItem[],
+  idempotencyKey?: string,
+): Promise<AssetRow[]> {
+  const ids = items.map((_, position) => (idempotencyKey ? keyedAssetId(userId, idempotencyKey, position) : crypto.randomUUID()));
+  const replay = async () => {
+    const made = await assetsAmong(db, userId, ids);
+    if (made.some((row) => !madeFrom(row, items[ids.indexOf(row.id)]!))) {
+      throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
+    }
+    return made;
+  };
+  if (idempotencyKey) {
+    const made = await replay();
+    if (made.length > 0) return made;
+  }
   const logoKeys = [...new Set(items.flatMap((item) => logoKeysOf(item.edit_meta)))];
   const uploads = await db
     .select()
@@ -106,14 +152,14 @@ export async function createAssets(db: Database, storage: ObjectStorage, userId:
   if (sourceIds.length > 0 && !(await ownAssets(db, userId, sourceIds))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
   // So is each logo it places: one of the seller's uploads, kept as long as the edit (materials.ts).
   if (logoKeys.some((key) => !uploads.some((row) => row.storageKey === key))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
-  const planned = items.map((item) => {
+  const planned = items.map((item, position) => {
     const upload = uploads.find((row) => row.storageKey === item.file_key);
     if (!upload || (item.task_id && !ownTasks.some((task) => task.id === item.task_id))) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
     const { category, content_module: module, background } = item.content_config;
     if (contentModuleOf(category) !== module || (background && module !== 'REAL_PERSON_IMAGE')) {
       throw new HttpError(400, 'CONFIG_MISMATCH', 'CONFIG_MISMATCH', { category, module });
     }
-    const id = crypto.randomUUID();
+    const id = ids[position]!;
     return { item, upload, id, key: `assets/${userId}/${id}.${EXTENSION[upload.fileType] ?? 'jpg'}` };
   });
   for (const { upload, key } of planned) {
@@ -121,7 +167,8 @@ export async function createAssets(db: Database, storage: ObjectStorage, userId:
     if (!bytes) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
     await storage.put(key, bytes, upload.fileType);
   }
-  return db
+  // Two repeats at once both copy (to the same keys, the same bytes); one inserts, the other answers its rows.
+  const created = await db
     .insert(assets)
     .values(
       planned.map(({ item, upload, id, key }) => ({
@@ -139,7 +186,9 @@ export async function createAssets(db: Database, storage: ObjectStorage, userId:
         editMeta: item.edit_meta ?? null,
       })),
     )
+    .onConflictDoNothing({ target: assets.id })
     .returning();
+  return created.length === planned.length ? created : replay();
 }
 
 /** Some of the ids are not the seller's assets: the delete is undone. */

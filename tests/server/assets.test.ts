@@ -246,6 +246,69 @@ describe('material history', () => {
     expect(await t.app.storage.get(upload!.storageKey, 10_000_000)).not.toBeNull();
   });
 
+  it('adds a batch once under one Idempotency-Key: a repeat answers the same results, another request under the key is refused', async () => {
+    const ivan = await signedInSeller(t, 'ivanonce');
+    const photo = await shoePhoto({ width: 1200, height: 900, seed: 61 });
+    const source = (await createAsset(t, ivan.token, (await uploadEditFile(t, ivan.token, photo.jpeg, 'image edit')).file_key)).json().data[0];
+    const picture = await uploadEditFile(t, ivan.token, photo.jpeg, 'image edit');
+    const logo = await uploadEditFile(t, ivan.token, await logoPng(), 'image edit (logo)');
+    const item = { file_key: picture.file_key, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, edit_meta: editWithLogo(source.id, logo.file_key) };
+    const create = (key: string | undefined, items: unknown[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/content/assets/batch-create',
+        headers: { ...auth(ivan.token), ...(key === undefined ? {} : { 'idempotency-key': key }) },
+        payload: items as object,
+      });
+    const total = async () => (await list(ivan.token, '')).json().meta.total as number;
+    const before = await total();
+
+    const first = await create('edit-job-0001', [item]);
+    expect(first.statusCode, first.body).toBe(200);
+    const [made] = first.json().data;
+    // The answer was lost, and the outbox sends the request again — also once the edit's upload is gone.
+    const again = await create('edit-job-0001', [item]);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.map((a: { id: string }) => a.id)).toEqual([made.id]);
+    expect(again.json().data[0].edit_files).toEqual(made.edit_files);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/materials/${picture.material_id}`, headers: auth(ivan.token) })).statusCode).toBe(200);
+    expect((await create('edit-job-0001', [item])).json().data[0].id).toBe(made.id);
+    expect(await total()).toBe(before + 1);
+
+    // Another request under the key is refused, and so is a key that is not one.
+    const other = await create('edit-job-0001', [{ ...item, content_config: { category: 'POSTER', content_module: 'PRODUCT_IMAGE' } }]);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe('IDEMPOTENCY_MISMATCH');
+    expect((await create('edit-job-0001', [{ ...item, edit_meta: { ...item.edit_meta, layers: [] } }])).statusCode).toBe(409);
+    const malformed = await create('short', [item]);
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    // Another seller's key of the same text is theirs alone.
+    const annasPicture = await uploadEditFile(t, anna.token, photo.jpeg, 'image edit');
+    const annas = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/content/assets/batch-create',
+      headers: { ...auth(anna.token), 'idempotency-key': 'edit-job-0001' },
+      payload: [{ file_key: annasPicture.file_key, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' } }],
+    });
+    expect(annas.statusCode).toBe(200);
+    expect(annas.json().data[0].id).not.toBe(made.id);
+    expect(await total()).toBe(before + 1);
+
+    // Two repeats at once: one result.
+    const fresh = await uploadEditFile(t, ivan.token, photo.jpeg, 'image edit');
+    const plain = { ...item, file_key: fresh.file_key };
+    const both = await Promise.all([create('edit-job-0002', [plain]), create('edit-job-0002', [plain])]);
+    expect(both.map((res) => res.statusCode)).toEqual([200, 200]);
+    expect(new Set(both.map((res) => res.json().data[0].id)).size).toBe(1);
+    expect(await total()).toBe(before + 2);
+
+    // Without a key, every request adds its results.
+    expect((await create(undefined, [plain])).statusCode).toBe(200);
+    expect((await create(undefined, [plain])).statusCode).toBe(200);
+    expect(await total()).toBe(before + 4);
+  });
+
   it('keeps the edit an edited picture was made with, reopens it with the asset, and refuses a bad or foreign one', async () => {
     // A seller of its own: the other tests count what is in the sections.
     const edith = await signedInSeller(t, 'edith');

@@ -9,6 +9,7 @@ import {
   assetIdsSchema,
   assetListQuerySchema,
 } from '../../../contract/assets';
+import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
@@ -51,9 +52,10 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
     '/batch-create',
     {
       schema: {
-        summary: 'Add results from images the seller uploaded, such as edited images',
+        summary: 'Add results from images the seller uploaded, such as edited images (once per Idempotency-Key, when one is sent)',
         tags: ['content'],
         security: [{ bearer: [] }],
+        headers: idempotencyHeadersSchema,
         body: assetBatchCreateSchema,
         response: assetResponses.batchCreate,
       },
@@ -61,7 +63,11 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = currentUser(request).user.id;
-      const rows = await createAssets(db, app.storage, userId, request.body);
+      // Optional: without a key every request adds its results; with one, only the first does.
+      const sent = request.headers['idempotency-key'];
+      const key = sent === undefined ? undefined : idempotencyKeyRule.safeParse(sent);
+      if (key && !key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
+      const rows = await createAssets(db, app.storage, userId, request.body, key?.data);
       return { code: 200, message: translate(request.locale, 'OK'), data: await publicAssets(db, app.storage, userId, rows) };
     },
   );
