@@ -63,6 +63,9 @@ export const assetSchema = z.object({
 });
 export type Asset = z.infer<typeof assetSchema>;
 
+/** One result by its id (an edit opens on it). */
+export const assetIdParamsSchema = z.object({ id: z.uuid() });
+
 export const assetIdsSchema = z.object({
   asset_ids: z
     .array(z.uuid())

@@ -147,6 +147,7 @@ export const contentResponses = {
 
 export const assetResponses = {
   list: { 200: pagedEnvelope(assetSchema), ...errorResponses(400, 401) },
+  one: { 200: okEnvelope(assetSchema), ...errorResponses(400, 401, 404) },
   batchCreate: { 200: okEnvelope(z.array(assetSchema)), ...errorResponses(...BODY, 401, 404, 409) },
   delete: { 200: done, ...errorResponses(...BODY, 401, 404) },
   requestDownload: { 200: okEnvelope(assetDownloadSchema), ...errorResponses(...BODY, 401, 404) },

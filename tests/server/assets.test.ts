@@ -426,6 +426,26 @@ describe('material history', () => {
     expect(after.edit_files).toEqual({ source_url: null, logos: { [logo.file_key]: expect.any(String) } });
   });
 
+  it('answers one result by its id with its edit and files, and another seller’s or a missing one as not found', async () => {
+    const ula = await signedInSeller(t, 'ulaone');
+    const vera = await signedInSeller(t, 'veraone');
+    const photo = await shoePhoto({ width: 900, height: 900, seed: 57 });
+    const source = (await createAsset(t, ula.token, (await uploadEditFile(t, ula.token, photo.jpeg, 'image edit')).file_key)).json().data[0];
+    const logo = await uploadEditFile(t, ula.token, await logoPng(), 'image edit (logo)');
+    const picture = await uploadEditFile(t, ula.token, photo.jpeg, 'image edit');
+    const edited = (await createAsset(t, ula.token, picture.file_key, editWithLogo(source.id, logo.file_key))).json().data[0];
+    const one = (id: string, token: string) => t.app.inject({ method: 'GET', url: `/api/v1/content/assets/${id}`, headers: auth(token) });
+
+    const answer = await one(edited.id, ula.token);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().data).toMatchObject({ id: edited.id, edit_meta: { source: { asset_id: source.id } }, edit_files: { source_url: expect.any(String) } });
+    expect(Object.keys(answer.json().data.edit_files.logos)).toEqual([logo.file_key]);
+    expect((await one(source.id, ula.token)).json().data).toMatchObject({ id: source.id, edit_meta: null, edit_files: null });
+    expect((await one(edited.id, vera.token)).statusCode).toBe(404);
+    expect((await one(crypto.randomUUID(), ula.token)).statusCode).toBe(404);
+    expect((await one('not-an-id', ula.token)).statusCode).toBe(400);
+  });
+
   it('looks up the files of a page of edits at once, however many edits it holds', async () => {
     const pia = await signedInSeller(t, 'piapages');
     const photo = await shoePhoto({ width: 1200, height: 900, seed: 59 });

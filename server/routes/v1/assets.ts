@@ -6,6 +6,7 @@ import {
   ASSET_DOWNLOAD_LIFETIME_S,
   assetBatchCreateSchema,
   assetDownloadQuerySchema,
+  assetIdParamsSchema,
   assetIdsSchema,
   assetListQuerySchema,
 } from '../../../contract/assets';
@@ -45,6 +46,27 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }, request.contentVersion);
       return sendSerialised(reply, body);
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        summary: 'One of the seller’s results, with what its edit reopens with',
+        tags: ['content'],
+        security: [{ bearer: [] }],
+        params: assetIdParamsSchema,
+        response: assetResponses.one,
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const userId = currentUser(request).user.id;
+      const rows = await assetsAmong(db, userId, [request.params.id]);
+      if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      const [asset] = await publicAssets(db, app.storage, userId, rows);
+      return { code: 200, message: translate(request.locale, 'OK'), data: asset! };
     },
   );
 
