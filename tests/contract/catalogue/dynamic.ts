@@ -5,6 +5,8 @@ import { LOCALES } from '../../../contract/locales';
 import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, FAILURE_TYPES, SHOE_VIEWS } from '../../../contract/enums';
 import { CHANNELS } from '../../../contract/auth';
 import { MATERIAL_SECTIONS } from '../../../contract/assets';
+import { EDIT_FONTS, TEXT_ALIGNS } from '../../../contract/edit';
+import { TOOLS } from '../../../src/features/editor/ToolPanels';
 import { SHOE_PARAMS } from '../../../contract/materials';
 import { ROUTES } from '../../../src/config/paths';
 import { COLOUR_NAMES } from '../../../server/studio/palette';
@@ -48,6 +50,11 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   'history.tasks.note.*': SHOWN_STATUSES,
   'history.material.*': ['edit_size_invalid', 'del_size_invalid', 'retry_size_invalid', 'download_size_invalid'],
   'history.material.sections.*': MATERIAL_SECTIONS,
+  // The image editor's tools, fonts, alignments and the reasons a logo is refused.
+  'history.editor.tools.*': TOOLS,
+  'history.editor.text.fonts.*': EDIT_FONTS,
+  'history.editor.text.aligns.*': TEXT_ALIGNS,
+  'history.editor.logo.*': ['svg', 'not_image', 'too_big'],
   'recharge.methods.*': PAYMENT_METHODS,
   // A failed or cancelled payment's text (RechargeResultPage).
   'recharge.alerts.*': ['cancelled', 'expired', 'invalidStatus'],
