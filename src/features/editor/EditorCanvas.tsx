@@ -248,6 +248,8 @@ export function EditorCanvas({ edit, image, logos, mode, peek, selected, onSelec
                         {...(() => {
                           const box = boxes.get(each.id)!;
                           return {
+                            // Konva finds a shape under a finger by its fill on the hit canvas.
+                            fill: 'transparent',
                             width: box.width,
                             height: box.height,
                             offsetX: box.width / 2,
