@@ -148,7 +148,7 @@ export const contentResponses = {
 export const assetResponses = {
   list: { 200: pagedEnvelope(assetSchema), ...errorResponses(400, 401) },
   one: { 200: okEnvelope(assetSchema), ...errorResponses(400, 401, 404) },
-  batchCreate: { 200: okEnvelope(z.array(assetSchema)), ...errorResponses(...BODY, 401, 404, 409) },
+  batchCreate: { 200: okEnvelope(z.array(assetSchema)), ...errorResponses(...BODY, 401, 404, 409, 422) },
   delete: { 200: done, ...errorResponses(...BODY, 401, 404) },
   requestDownload: { 200: okEnvelope(assetDownloadSchema), ...errorResponses(...BODY, 401, 404) },
   download: { 200: fileResponse('The results as one zip', ['application/zip']), ...errorResponses(400, 403, 404) },

@@ -376,12 +376,18 @@ describe('material history', () => {
     const total = async () => (await list(lena.token, '')).json().meta.total as number;
     const before = await total();
 
-    for (const logoKey of [annas.file_key, unsent, `materials/${lena.id}/${crypto.randomUUID()}.png`]) {
+    // Another seller's or an unknown key is not found; one whose bytes never came is not uploaded.
+    const refusals = [
+      [annas.file_key, 404, 'NOT_FOUND'],
+      [`materials/${lena.id}/${crypto.randomUUID()}.png`, 404, 'NOT_FOUND'],
+      [unsent, 409, 'MATERIAL_NOT_UPLOADED'],
+    ] as const;
+    for (const [logoKey, status, error] of refusals) {
       const good = { file_key: picture.file_key, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' }, edit_meta: editWithLogo(source.id, own.file_key) };
       const bad = { ...good, edit_meta: editWithLogo(source.id, logoKey) };
       const refused = await t.app.inject({ method: 'POST', url: '/api/v1/content/assets/batch-create', headers: auth(lena.token), payload: [good, bad] });
-      expect(refused.statusCode, logoKey).toBe(404);
-      expect(refused.json().error).toBe('NOT_FOUND');
+      expect(refused.statusCode, logoKey).toBe(status);
+      expect(refused.json().error).toBe(error);
     }
     expect(await total()).toBe(before);
     expect((await createAsset(t, lena.token, picture.file_key, editWithLogo(source.id, own.file_key))).statusCode).toBe(200);

@@ -94,4 +94,36 @@ describe('S3 storage', () => {
     const list = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list', headers: headers() })).json();
     expect(list.data.find((m: { id: string }) => m.id === ticket.material_id)).toMatchObject({ status: 'rejected', rejection: 'IMAGE_UNREADABLE' });
   });
+
+  it('takes an edit uploaded straight to the bucket into a result, checking its bytes there first; one never uploaded is refused', async () => {
+    const register = async (key: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/materials/upload',
+        headers: { ...headers(), 'idempotency-key': key },
+        payload: { file_name: 'edit.jpg', file_type: 'image/jpeg', file_size: photo.length, description: 'image edit' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { material_id: string; presigned_url: string; file_key: string };
+    };
+    const create = (fileKey: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/content/assets/batch-create',
+        headers: headers(),
+        payload: [{ file_key: fileKey, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' } }],
+      });
+    const edit = await register('s3-edit-upload-0001');
+    expect((await fetch(edit.presigned_url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: photo })).status).toBe(200);
+    const created = await create(edit.file_key);
+    expect(created.statusCode, created.body).toBe(200);
+    const asset = created.json().data[0];
+    expect([asset.width, asset.height]).toEqual([1600, 1200]);
+    const file = await fetch(asset.file_url);
+    expect(file.status).toBe(200);
+    expect((await sharp(Buffer.from(await file.arrayBuffer())).metadata()).width).toBe(1600);
+
+    const missing = await register('s3-edit-upload-0002');
+    expect((await create(missing.file_key)).statusCode).toBe(409);
+  });
 });

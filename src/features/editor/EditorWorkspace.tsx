@@ -26,7 +26,8 @@ import { loadEditorFonts } from './fonts';
 import { hasRememberedLogo, LogoRefused, MAX_LOGO_BYTES, rememberedLogo, storeLogo } from './logo';
 import { contrastOn, decodeImage, meanColourUnder, paletteOf, samplePicture } from './picture';
 import { renderEdit } from './render-client';
-import { ColourPanel, CropPanel, LayerList, LogoPanel, TextPanel, ToolPanel, ToolTabs, type Tool } from './ToolPanels';
+import { ColourPanel, CropPanel, LayerList, LogoPanel, TextPanel, ToolPanel, ToolTabs } from './ToolPanels';
+import type { Tool } from './tools';
 import { useEditSession } from './useEditSession';
 
 export interface LoadedPicture {

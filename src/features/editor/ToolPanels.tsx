@@ -22,9 +22,8 @@ import {
 import { Icon } from '../../components/Icon';
 import type { EditAction } from './edit-state';
 import { LOW_CONTRAST } from './picture';
+import { TOOLS, type Tool } from './tools';
 
-export const TOOLS = ['text', 'colour', 'logo', 'crop'] as const;
-export type Tool = (typeof TOOLS)[number];
 
 const MARKET_NAMES: Record<keyof typeof MARKETPLACE_MINIMUMS, string> = { wildberries: 'Wildberries', ozon: 'Ozon', amazon: 'Amazon' };
 

@@ -6,7 +6,7 @@ import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, FAILURE_TYPES,
 import { CHANNELS } from '../../../contract/auth';
 import { MATERIAL_SECTIONS } from '../../../contract/assets';
 import { EDIT_FONTS, TEXT_ALIGNS } from '../../../contract/edit';
-import { TOOLS } from '../../../src/features/editor/ToolPanels';
+import { TOOLS } from '../../../src/features/editor/tools';
 import { SHOE_PARAMS } from '../../../contract/materials';
 import { ROUTES } from '../../../src/config/paths';
 import { COLOUR_NAMES } from '../../../server/studio/palette';
