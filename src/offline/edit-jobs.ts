@@ -156,20 +156,3 @@ async function uploadFile(
   }
   await keep({ ...file, uploaded: true });
 }
-
-/** Edits still to be saved, or refused by the server, oldest first. */
-export async function pendingEdits(database: AppDatabase): Promise<EditJob[]> {
-  const jobs = await database.outbox.where('state').anyOf('queued', 'running', 'failed').sortBy('createdAt');
-  return jobs.filter((job) => job.kind === 'edit');
-}
-
-/** Tries a refused save again (the seller's retry): the same keys, so nothing is made twice. */
-export async function retryEdit(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
-  await database.outbox
-    .where('id')
-    .equals(jobId)
-    .modify((job) => {
-      if (job.kind !== 'edit' || job.state !== 'failed') return;
-      Object.assign(job, { state: 'queued', nextAttemptAt: now, attempts: 0, error: undefined, errorStatus: undefined, updatedAt: now });
-    });
-}

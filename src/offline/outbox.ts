@@ -11,7 +11,7 @@ import { retryDelayMs } from '../../contract/backoff';
 import type { ShoeView } from '../../contract/enums';
 import type { AssetCreateItem } from '../../contract/assets';
 import type { EditUploadDescription } from '../../contract/materials';
-import type { AppDatabase, DeleteJob, DraftKey, DraftRecord, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './db';
+import type { AppDatabase, DeleteJob, DraftKey, DraftRecord, EditJob, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './db';
 import { workEdit } from './edit-jobs';
 import { TransportError } from './transport-error';
 
@@ -540,21 +540,43 @@ export async function discardTask(database: AppDatabase, jobId: string, now = Da
   });
 }
 
-/** Tasks waiting to be sent or refused by the server, oldest first. */
-export async function pendingTasks(database: AppDatabase): Promise<GenerateJob[]> {
+type JobOf<K extends OutboxJob['kind']> = Extract<OutboxJob, { kind: K }>;
+
+/** Jobs of a kind waiting to be sent or refused by the server, oldest first. */
+async function pendingJobs<K extends OutboxJob['kind']>(database: AppDatabase, kind: K): Promise<JobOf<K>[]> {
   const jobs = await database.outbox.where('state').anyOf('queued', 'running', 'failed').sortBy('createdAt');
-  return jobs.filter((job) => job.kind === 'generate');
+  return jobs.filter((job): job is JobOf<K> => job.kind === kind);
 }
 
-/** Asks the server again for a task it refused (after a top-up, say). */
-export async function resendTask(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
+/** Asks the server again for a job of a kind it refused, under the same key (nothing is made twice). */
+async function sendAgain(database: AppDatabase, jobId: string, kind: OutboxJob['kind'], now: number): Promise<void> {
   await database.outbox
     .where('id')
     .equals(jobId)
     .modify((job) => {
-      if (job.kind !== 'generate' || job.state !== 'failed') return;
+      if (job.kind !== kind || job.state !== 'failed') return;
       Object.assign(job, { state: 'queued', nextAttemptAt: now, attempts: 0, error: undefined, errorStatus: undefined, updatedAt: now });
     });
+}
+
+/** Tasks waiting to be sent or refused by the server, oldest first. */
+export function pendingTasks(database: AppDatabase): Promise<GenerateJob[]> {
+  return pendingJobs(database, 'generate');
+}
+
+/** Asks the server again for a task it refused (after a top-up, say). */
+export function resendTask(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
+  return sendAgain(database, jobId, 'generate', now);
+}
+
+/** Edits still to be saved, or refused by the server, oldest first. */
+export function pendingEdits(database: AppDatabase): Promise<EditJob[]> {
+  return pendingJobs(database, 'edit');
+}
+
+/** Tries a refused save again (the seller's retry). */
+export function retryEdit(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
+  return sendAgain(database, jobId, 'edit', now);
 }
 
 /**

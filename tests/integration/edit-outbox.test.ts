@@ -4,13 +4,13 @@
 // once; a device picture becomes an asset of its own first; a refusal fails the job with the
 // server's message and a retry finishes it; the draft is done with, the photos too.
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
-import { AppDatabase, type EditDraftRecord, type PhotoRecord } from '../../src/offline/db';
-import { DEVICE_SOURCE_ID, enqueueEdit, localLogoKey, pendingEdits, retryEdit } from '../../src/offline/edit-jobs';
-import { runOutbox, TransportError } from '../../src/offline/outbox';
-import { fetchTransport } from '../../src/offline/transport';
+import type { AppDatabase, EditDraftRecord, PhotoRecord } from '../../src/offline/db';
+import { DEVICE_SOURCE_ID, enqueueEdit, localLogoKey } from '../../src/offline/edit-jobs';
+import { pendingEdits, retryEdit, runOutbox, TransportError } from '../../src/offline/outbox';
+import { faultyTransport, testDatabases, type Fault } from './page-outbox';
 import { assets, materials } from '../../server/db/schema';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
@@ -19,42 +19,14 @@ import { blankEdit, applyEdit } from '../../src/features/editor/edit-state';
 
 let t: TestApp;
 let origin: string;
-const databases: AppDatabase[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
   origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  for (const database of databases.splice(0)) {
-    database.close();
-    await database.delete();
-  }
-});
-
-function open() {
-  const database = new AppDatabase(`edits-${Math.random()}`);
-  databases.push(database);
-  return database;
-}
-
-type Fault = (url: URL, init?: RequestInit) => Response | Error | undefined;
-
-function transport(token: string, fault?: Fault) {
-  return fetchTransport({
-    origin,
-    token: async () => token,
-    locale: () => 'en',
-    fetch: async (input, init) => {
-      const url = new URL(String(input instanceof Request ? input.url : input));
-      const injected = fault?.(url, init);
-      if (injected instanceof Error) throw injected;
-      if (injected) return injected;
-      return fetch(url, init);
-    },
-  });
-}
+const open = testDatabases('edits');
+const transport = (token: string, fault?: Fault) => faultyTransport(origin, token, fault);
 
 const arrayBuffer = (bytes: Buffer) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 

@@ -2,8 +2,8 @@
 // backoff on network errors and 5xx, stop on a 4xx with the server's message and can be retried,
 // replay without duplicates, and two runners never send a photo twice.
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppDatabase, type GenerateJob, type PhotoRecord, type UploadJob } from '../../src/offline/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDatabase, GenerateJob, PhotoRecord, UploadJob } from '../../src/offline/db';
 import type { ShoeView } from '../../contract/enums';
 import {
   TransportError,
@@ -21,6 +21,7 @@ import {
   type UploadTransport,
 } from '../../src/offline/outbox';
 import { fetchTransport } from '../../src/offline/transport';
+import { faultyTransport, testDatabases, type Fault } from './page-outbox';
 import { eq } from 'drizzle-orm';
 import { materials, tasks } from '../../server/db/schema';
 import { shoePhoto } from '../fixtures/shoes';
@@ -32,7 +33,6 @@ let t: TestApp;
 let origin: string;
 let token: string;
 let jpeg: ArrayBuffer;
-const databases: AppDatabase[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -42,18 +42,7 @@ beforeAll(async () => {
   jpeg = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  for (const database of databases.splice(0)) {
-    database.close();
-    await database.delete();
-  }
-});
-
-function open() {
-  const database = new AppDatabase(`outbox-${Math.random()}`);
-  databases.push(database);
-  return database;
-}
+const open = testDatabases('outbox');
 
 /** A draft with one stored photo per view, each queued for upload. */
 async function queued(database: AppDatabase, views: ShoeView[], bytes = jpeg) {
@@ -70,23 +59,7 @@ async function queued(database: AppDatabase, views: ShoeView[], bytes = jpeg) {
   return jobs;
 }
 
-type Fault = (url: URL, init?: RequestInit) => Response | Error | undefined;
-
-/** The real transport, with faults injected in front of the real server. */
-function transport(fault?: Fault) {
-  return fetchTransport({
-    origin,
-    token: async () => token,
-    locale: () => 'en',
-    fetch: async (input, init) => {
-      const url = new URL(String(input instanceof Request ? input.url : input));
-      const injected = fault?.(url, init);
-      if (injected instanceof Error) throw injected;
-      if (injected) return injected;
-      return fetch(url, init);
-    },
-  });
-}
+const transport = (fault?: Fault) => faultyTransport(origin, token, fault);
 
 /** Whether the server still holds a material. */
 async function onServer(materialId: string) {

@@ -40,15 +40,15 @@ afterAll(async () => {
 
 const headers = () => ({ authorization: `Bearer ${seller.token}`, 'accept-language': 'en' });
 
-async function registered(body: Buffer, key: string) {
+async function registered(body: Buffer, key: string, description = '{"view":"left_side"}') {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/materials/upload',
     headers: { ...headers(), 'idempotency-key': key },
-    payload: { file_name: 'shoe.jpg', file_type: 'image/jpeg', file_size: body.length, description: '{"view":"left_side"}' },
+    payload: { file_name: 'shoe.jpg', file_type: 'image/jpeg', file_size: body.length, description },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { material_id: string; presigned_url: string };
+  return res.json().data as { material_id: string; presigned_url: string; file_key: string };
 }
 
 describe('S3 storage', () => {
@@ -96,16 +96,7 @@ describe('S3 storage', () => {
   });
 
   it('takes an edit uploaded straight to the bucket into a result, checking its bytes there first; one never uploaded is refused', async () => {
-    const register = async (key: string) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/materials/upload',
-        headers: { ...headers(), 'idempotency-key': key },
-        payload: { file_name: 'edit.jpg', file_type: 'image/jpeg', file_size: photo.length, description: 'image edit' },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().data as { material_id: string; presigned_url: string; file_key: string };
-    };
+    const register = (key: string) => registered(photo, key, 'image edit');
     const create = (fileKey: string) =>
       t.app.inject({
         method: 'POST',

@@ -206,6 +206,24 @@ export function EditorCanvas({ edit, image, logos, mode, peek, selected, onSelec
     if (node) nodes.current.set(id, node);
     else nodes.current.delete(id);
   };
+  /** What every layer on the canvas has: its place, and the finger, mouse and handles moving it. */
+  const handled = (each: EditLayer) => ({
+    ref: keep(each.id),
+    x: each.x * W,
+    y: each.y * H,
+    rotation: each.rotation,
+    scaleX: each.scale * scale,
+    scaleY: each.scale * scale,
+    draggable: true,
+    onMouseDown: () => onSelect(each.id),
+    onTouchStart: () => onSelect(each.id),
+    onDragStart: start,
+    onDragMove: (event: Konva.KonvaEventObject<DragEvent>) => onDragMove(each, event),
+    onDragEnd: end,
+    onTransformStart: start,
+    onTransform: (event: Konva.KonvaEventObject<Event>) => onTransform(each, event),
+    onTransformEnd: end,
+  });
   const selectFrom = (event: Konva.KonvaEventObject<Event>) => {
     if (event.target === event.target.getStage() || event.target.name() === 'picture') onSelect(null);
   };
@@ -244,7 +262,6 @@ export function EditorCanvas({ edit, image, logos, mode, peek, selected, onSelec
                     each.type === 'text' ? (
                       <Shape
                         key={each.id}
-                        ref={keep(each.id)}
                         {...(() => {
                           const box = boxes.get(each.id)!;
                           return {
@@ -269,48 +286,21 @@ export function EditorCanvas({ edit, image, logos, mode, peek, selected, onSelec
                             },
                           };
                         })()}
-                        x={each.x * W}
-                        y={each.y * H}
-                        rotation={each.rotation}
-                        scaleX={each.scale * scale}
-                        scaleY={each.scale * scale}
+                        {...handled(each)}
                         opacity={typing === each.id ? 0 : 1}
-                        draggable
-                        onMouseDown={() => onSelect(each.id)}
-                        onTouchStart={() => onSelect(each.id)}
-                        onDragStart={start}
-                        onDragMove={(event) => onDragMove(each, event)}
-                        onDragEnd={end}
-                        onTransformStart={start}
-                        onTransform={(event) => onTransform(each, event)}
-                        onTransformEnd={end}
                         onDblClick={() => onTyping(each.id)}
                         onDblTap={() => onTyping(each.id)}
                       />
                     ) : logos.get(each.file_key) ? (
                       <KonvaImage
                         key={each.id}
-                        ref={keep(each.id)}
                         image={logos.get(each.file_key)}
                         width={each.width}
                         height={each.height}
                         offsetX={each.width / 2}
                         offsetY={each.height / 2}
-                        x={each.x * W}
-                        y={each.y * H}
-                        rotation={each.rotation}
-                        scaleX={each.scale * scale}
-                        scaleY={each.scale * scale}
+                        {...handled(each)}
                         opacity={each.opacity}
-                        draggable
-                        onMouseDown={() => onSelect(each.id)}
-                        onTouchStart={() => onSelect(each.id)}
-                        onDragStart={start}
-                        onDragMove={(event) => onDragMove(each, event)}
-                        onDragEnd={end}
-                        onTransformStart={start}
-                        onTransform={(event) => onTransform(each, event)}
-                        onTransformEnd={end}
                       />
                     ) : null,
                   )

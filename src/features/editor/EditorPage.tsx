@@ -3,7 +3,7 @@
 // selected: edit_size_invalid). /editor opens on a picture the seller picks from the device or
 // from My materials (then /editor?asset_id=…). The page loads the picture and the draft and hands
 // them to the workspace; an editor crash shows website_error with the work kept in the draft.
-import { Component, useCallback, useEffect, useMemo, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useCallback, useEffect, useMemo, useState, type ErrorInfo, type ReactNode } from 'react';
 import { IonButton } from '@ionic/react';
 import { checkmarkCircle, imageOutline } from 'ionicons/icons';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
 import { db, type EditDraftRecord } from '../../offline/db';
 import { EditorWorkspace, type LoadedPicture } from './EditorWorkspace';
+import { FileButton } from './FileButton';
 import { draftLogos, draftPicture, NotAPicture, openAsset, openDeviceFile } from './open';
 import { releaseImage } from './picture';
 import './editor.css';
@@ -149,7 +150,6 @@ function Loading({ label }: { label: string }) {
 function DeviceEditor({ onPickAsset, onSaved }: { onPickAsset: (id: string) => void; onSaved: (assetId: string | null) => void }) {
   const { t } = useTranslation();
   const [loading, setLoading] = useState<Loading | null>({ state: 'loading' });
-  const input = useRef<HTMLInputElement>(null);
   const [choosing, setChoosing] = useState(false);
 
   const open = useCallback(async (draft: EditDraftRecord | undefined) => {
@@ -182,22 +182,10 @@ function DeviceEditor({ onPickAsset, onSaved }: { onPickAsset: (id: string) => v
     <div className="editor-pick">
       <h2>{t('history.editor.pickTitle')}</h2>
       <p className="editor-note">{t('history.editor.pickHint')}</p>
-      <input
-        ref={input}
-        type="file"
-        accept="image/jpeg,image/png"
-        className="ion-hide"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) void pick(file);
-        }}
-        data-testid="device-input"
-      />
       <div className="editor-row">
-        <IonButton onClick={() => input.current?.click()} data-testid="pick-device">
+        <FileButton accept="image/jpeg,image/png" onFile={(file) => void pick(file)} testId="pick-device" inputTestId="device-input">
           <Icon icon={imageOutline} /> {t('history.editor.pickDevice')}
-        </IonButton>
+        </FileButton>
         <IonButton fill="outline" onClick={() => setChoosing(true)} data-testid="pick-materials">
           {t('history.editor.pickMaterials')}
         </IonButton>

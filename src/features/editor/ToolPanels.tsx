@@ -22,6 +22,7 @@ import {
 import { Icon } from '../../components/Icon';
 import type { EditAction } from './edit-state';
 import { LOW_CONTRAST } from './picture';
+import { FileButton } from './FileButton';
 import { TOOLS, type Tool } from './tools';
 
 
@@ -283,28 +284,15 @@ export function LogoPanel({ edit, selected, act, onSelect, onPick, remembered, o
   maxSize: string;
 }) {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
   const opacityId = useId();
   const logo: LogoLayer | undefined = selected?.type === 'logo' ? selected : undefined;
   const full = edit.layers.length >= MAX_LAYERS;
   return (
     <div className="editor-fields">
-      <input
-        ref={input}
-        type="file"
-        accept="image/png,image/jpeg,image/*"
-        className="ion-hide"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) onPick(file);
-        }}
-        data-testid="logo-input"
-      />
       <div className="editor-row">
-        <IonButton onClick={() => input.current?.click()} disabled={full} data-testid="upload-logo">
+        <FileButton accept="image/png,image/jpeg,image/*" onFile={onPick} disabled={full} testId="upload-logo" inputTestId="logo-input">
           <Icon icon={imageOutline} /> {t('history.editor.logo.upload')}
-        </IonButton>
+        </FileButton>
         {remembered ? (
           <IonButton fill="outline" onClick={onRemembered} disabled={full} data-testid="last-logo">
             {t('history.editor.logo.last')}

@@ -59,7 +59,7 @@ describe('schema versions', () => {
     first.close();
 
     const upgraded = open(name);
-    expect(upgraded.verno).toBe(3);
+    expect(upgraded.verno).toBe(4);
     expect((await readSessionRecord(upgraded))?.token).toBe('token-v1');
     await upgraded.drafts.put({ contentType: 'video', page: 1, slots: {}, shoeParams: { heelHeight: 4 }, styles: null, updatedAt: 2 });
     await upgraded.photos.put({
@@ -81,7 +81,7 @@ describe('schema versions', () => {
     expect(await upgraded.lists.where('userId').equals('user-1').count()).toBe(1);
   });
 
-  it('takes a version 2 database (drafts and the outbox) to version 3, keeping its drafts', async () => {
+  it('takes a version 2 database (drafts and the outbox) to the current version, keeping its drafts', async () => {
     const name = `migrate-${Math.random()}`;
     const second = new Dexie(name);
     second.version(2).stores({ session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey' });
@@ -89,8 +89,30 @@ describe('schema versions', () => {
     second.close();
 
     const upgraded = open(name);
-    expect(upgraded.verno).toBe(3);
+    expect(upgraded.verno).toBe(4);
     expect((await upgraded.drafts.get('product'))?.styles).toEqual({ categories: { PRODUCT: [] }, custom: false, prompt: '' });
     expect(await upgraded.lists.count()).toBe(0);
+  });
+
+  it('takes a version 3 database to version 4 with edits in progress, keeping its lists and jobs', async () => {
+    const name = `migrate-${Math.random()}`;
+    const third = new Dexie(name);
+    third.version(2).stores({ session: 'id', drafts: 'contentType', photos: 'id, draftKey', outbox: 'id, state, nextAttemptAt, draftKey' });
+    third.version(3).stores({ lists: 'key, userId' });
+    await third.table('lists').put({ key: 'user-1:tasks', userId: 'user-1', value: { tasks: [] }, savedAt: 3 });
+    await third.table('outbox').put({ id: 'job-1', kind: 'delete', draftKey: 'product', materialId: 'm1', state: 'queued', attempts: 0, nextAttemptAt: 0, createdAt: 0, updatedAt: 0 });
+    third.close();
+
+    const upgraded = open(name);
+    expect(upgraded.verno).toBe(4);
+    expect(await upgraded.lists.count()).toBe(1);
+    expect(await upgraded.outbox.get('job-1')).toMatchObject({ kind: 'delete', materialId: 'm1' });
+    const edit = { version: 1 as const, source: { asset_id: crypto.randomUUID(), width: 800, height: 600 }, crop: { ratio: null, x: 0, y: 0, width: 800, height: 600 }, layers: [], keep_transparency: false };
+    const placement = { taskId: null, category: 'PRODUCT' as const, background: null, contentModule: 'PRODUCT_IMAGE' as const };
+    await upgraded.edits.put({ key: 'device', source: { assetId: null, url: null, photoId: 'p1', width: 800, height: 600, placement }, edit, logos: [], updatedAt: 4 });
+    expect((await upgraded.edits.get('device'))?.edit).toEqual(edit);
+    // An edit draft that lost its picture's size cannot be used, and reads as absent.
+    await upgraded.edits.put({ key: 'asset:x', source: { assetId: 'x', url: null, photoId: 'p2', width: 0, height: 600, placement }, edit, logos: [], updatedAt: 4 });
+    expect(await upgraded.edits.get('asset:x')).toBeUndefined();
   });
 });
