@@ -105,6 +105,8 @@ export const listQuerySchema = z.object({
 });
 
 export const materialIdParamsSchema = z.object({ id: z.uuid() });
+/** The Idempotency-Key a photo was registered under. */
+export const materialKeyParamsSchema = z.object({ key: idempotencyKeyRule });
 
 // Shoe verification (SPEC §7): findings about one uploaded photo, shown on its slot.
 export const FINDING_CHECKS = ['resolution', 'sharpness', 'exposure', 'subject', 'background'] as const;

@@ -67,6 +67,15 @@ export async function findByStorageKey(db: Database, key: string): Promise<Mater
   return row;
 }
 
+/** The seller's material registered under an Idempotency-Key. */
+export async function findOwnByKey(db: Database, userId: string, idempotencyKey: string): Promise<MaterialRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(materials)
+    .where(and(eq(materials.userId, userId), eq(materials.idempotencyKey, idempotencyKey)));
+  return row;
+}
+
 export async function findOwn(db: Database, userId: string, id: string): Promise<MaterialRow | undefined> {
   const [row] = await db
     .select()

@@ -163,7 +163,10 @@ export interface GenerateJob extends JobBase {
  */
 export interface DeleteJob extends JobBase {
   kind: 'delete';
-  materialId: string;
+  /** The material, when the upload heard back from the server ... */
+  materialId?: string;
+  /** ... else the upload's key: whatever the server registered under it (if anything) goes. */
+  uploadKey?: string;
 }
 
 /** A file an edit saves: the picture itself, a logo on it, or the picture it was made from when that came from the device. */

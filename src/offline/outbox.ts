@@ -25,7 +25,7 @@ export interface UploadTransport {
   put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
   /** POST /api/v1/content/generate with `job.id` as Idempotency-Key; the server's task id. */
   generate(job: GenerateJob, materialIds: string[]): Promise<{ taskId: string }>;
-  /** DELETE /api/v1/materials/{job.materialId}. */
+  /** DELETE /api/v1/materials/{job.materialId}, or /api/v1/materials/by-key/{job.uploadKey}. */
   remove(job: DeleteJob): Promise<void>;
   /** POST /api/v1/materials/upload of a file an edit saves, with `key` as Idempotency-Key. */
   registerFile(key: string, photo: PhotoRecord, description: EditUploadDescription): Promise<RegisteredFile>;
@@ -113,6 +113,17 @@ async function enqueueDelete(database: AppDatabase, draftKey: DraftKey, material
 }
 
 /**
+ * Queues the deletion of whatever an upload made on the server: its material when the job knows
+ * it, else the one registered under the job's key, if any (the registration may have reached the
+ * server while its answer was lost to a dropped network or a closed tab).
+ */
+async function enqueueCleanup(database: AppDatabase, job: Pick<UploadJob, 'id' | 'draftKey'>, materialId: string | undefined, now: number): Promise<void> {
+  if (materialId) return enqueueDelete(database, job.draftKey, materialId, now);
+  const cleanup: DeleteJob = { ...newJob(now), kind: 'delete', draftKey: job.draftKey, uploadKey: job.id };
+  await database.outbox.add(cleanup);
+}
+
+/**
  * Lets go of a slot's upload when its photo is replaced, moved or deleted (call it inside the
  * transaction that changes the slot): a job not yet running is dropped, and a material the server
  * already holds for it is queued for deletion. A running job is left to finish: its runner then
@@ -123,7 +134,9 @@ export async function abandonUpload(database: AppDatabase, draftKey: DraftKey, s
   if (!slot || job?.state === 'running') return;
   if (job) await database.outbox.delete(job.id);
   const materialId = slot.materialId ?? (job?.kind === 'upload' ? job.materialId : undefined);
-  if (materialId) await enqueueDelete(database, draftKey, materialId, now);
+  // A job never tried has made nothing; one tried may have registered without hearing back.
+  if (job?.kind === 'upload' && (job.attempts > 0 || job.state !== 'queued')) await enqueueCleanup(database, job, materialId, now);
+  else if (materialId) await enqueueDelete(database, draftKey, materialId, now);
 }
 
 /** Whether a draft's slot or a queued task still carries this upload. */
@@ -300,7 +313,7 @@ async function unlessAbandoned(database: AppDatabase, job: UploadJob, now: () =>
     if (keep && !finished) return keep;
     await database.outbox.update(job.id, { state: 'done', leaseUntil: undefined, updatedAt: now() });
     if (keep) await setSlot(database, job.draftKey, job.view, job.id, { state: 'uploaded', materialId });
-    else if (materialId) await enqueueDelete(database, job.draftKey, materialId, now());
+    else await enqueueCleanup(database, job, materialId, now());
     return keep;
   });
 }
@@ -429,7 +442,7 @@ export async function retryJob(database: AppDatabase, jobId: string, now = Date.
     const job = await database.outbox.get(jobId);
     if (!job || job.state !== 'failed' || job.kind !== 'upload') return undefined;
     await database.outbox.delete(jobId);
-    if (job.materialId) await enqueueDelete(database, job.draftKey, job.materialId, now);
+    await enqueueCleanup(database, job, job.materialId, now);
     return enqueueUpload(database, job.draftKey, job.view, job.photoId, now);
   });
 }

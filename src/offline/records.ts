@@ -233,7 +233,9 @@ const outbox: z.ZodMiniType<OutboxJob> = z.discriminatedUnion('kind', [
     draft,
     taskId: note('taskId'),
   }),
-  z.looseObject({ ...job, kind: z.literal('delete'), materialId: id }),
+  z
+    .looseObject({ ...job, kind: z.literal('delete'), materialId: z.optional(id), uploadKey: z.optional(id) })
+    .check(z.refine((deletion) => deletion.materialId !== undefined || deletion.uploadKey !== undefined, 'a deletion names nothing')),
   editJob,
 ]);
 

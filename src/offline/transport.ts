@@ -124,7 +124,7 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       return data.map((asset) => asset.id);
     },
     async remove(job: DeleteJob) {
-      await api('DELETE', `/api/v1/materials/${encodeURIComponent(job.materialId)}`);
+      await api('DELETE', job.materialId ? `/api/v1/materials/${encodeURIComponent(job.materialId)}` : `/api/v1/materials/by-key/${encodeURIComponent(job.uploadKey ?? '')}`);
     },
     async put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void) {
       if (withProgress && progress) return putWithProgress(new URL(url, origin), photo, locale(), progress);

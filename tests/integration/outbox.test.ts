@@ -477,6 +477,31 @@ describe('photos the seller no longer wants', () => {
     expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
   });
 
+  it('replaced after its registration reached the server but the answer was lost: what it made is deleted by its key', async () => {
+    const database = open();
+    const before = (await serverMaterials()).length;
+    const [job] = await queued(database, ['right_side']);
+    // The server registers the material; the answer never comes back.
+    const lost = transport((url) => (url.pathname.endsWith('/materials/upload') ? undefined : new TypeError('Failed to fetch')));
+    const answerLost: UploadTransport = {
+      ...lost,
+      async register(upload, photo) {
+        await lost.register(upload, photo);
+        throw new TransportError(0, 'connection reset');
+      },
+    };
+    expect(await runOutbox(database, answerLost)).toEqual({ done: 0, failed: 0, retrying: 1 });
+    const waiting = await database.outbox.get(job!.id);
+    expect(waiting).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(waiting?.kind === 'upload' && waiting.materialId).toBeFalsy();
+    expect((await serverMaterials()).length - before).toBe(1);
+
+    await dropSlot(database, 'right_side');
+    await wakeQueued(database);
+    expect(await runOutbox(database, transport())).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect((await serverMaterials()).length - before).toBe(0);
+  });
+
   it('replaced while it goes up: the upload finishes and deletes what it made', async () => {
     const database = open();
     const [job] = await queued(database, ['back']);

@@ -334,6 +334,20 @@ describe('listing, reading and deleting', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it('deletes a photo by the key it was registered under, for an upload whose answer was lost', async () => {
+    const key = nextKey();
+    const ticket = (await register(anna.token, { key })).json().data;
+    const byKey = (token: string, k = key) => t.app.inject({ method: 'DELETE', url: `/api/v1/materials/by-key/${k}`, headers: auth(token) });
+    // Another seller has nothing under the key; a malformed key is refused.
+    expect((await byKey(boris.token)).statusCode).toBe(404);
+    expect((await byKey(anna.token, 'no')).statusCode).toBe(400);
+    expect((await byKey(anna.token)).statusCode).toBe(200);
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: auth(anna.token) })).json().data as { id: string }[];
+    expect(listed.some((m) => m.id === ticket.material_id)).toBe(false);
+    // Once gone, the same deletion again finds nothing.
+    expect((await byKey(anna.token)).statusCode).toBe(404);
+  });
+
   it('names the shoe types and the parameters that apply to each', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/materials/shoe-categories', headers: { 'accept-language': 'en' } });
     const boots = res.json().data.find((c: { id: string }) => c.id === 'boots');

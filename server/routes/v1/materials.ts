@@ -7,19 +7,31 @@ import {
   idempotencyKeyRule,
   listQuerySchema,
   materialIdParamsSchema,
+  materialKeyParamsSchema,
   uploadRequestSchema,
 } from '../../../contract/materials';
+import type { Locale } from '../../../contract/locales';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { DOWNLOAD_URL_LIFETIME_S, UPLOAD_URL_LIFETIME_S } from '../../storage/storage';
-import { deleteOwn, listOwn, publicMaterial, registerUpload } from '../../materials/materials';
+import { deleteOwn, findOwnByKey, listOwn, publicMaterial, registerUpload } from '../../materials/materials';
 import { shoeCategories } from '../../materials/shoe-categories';
 
 const REGISTRATIONS_PER_HOUR = { max: 600, windowMs: 60 * 60 * 1000 };
 
 export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
+
+  /** Deletes the seller's material and answers as the delete calls do. */
+  const deletion = async (locale: Locale, userId: string, id: string | undefined) => {
+    const outcome = id ? await deleteOwn(db, app.storage, userId, id) : 'missing';
+    if (outcome === 'missing') throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+    // A task's photos stay as long as the task; an edit's logo as long as the edit.
+    if (outcome === 'in_use') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_USE');
+    if (outcome === 'in_edit') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_EDIT');
+    return { code: 200, message: translate(locale, 'OK'), data: null };
+  };
 
   app.post(
     '/upload',
@@ -100,14 +112,24 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       onRequest: app.requireUser,
     },
+    async (request) => deletion(request.locale, currentUser(request).user.id, request.params.id),
+  );
+
+  app.delete(
+    '/by-key/:key',
+    {
+      schema: {
+        summary: 'Delete the photo registered under an Idempotency-Key, for an upload whose answer was lost (409 while a task uses it)',
+        tags: ['materials'],
+        security: [{ bearer: [] }],
+        params: materialKeyParamsSchema,
+        response: materialResponses.delete,
+      },
+      onRequest: app.requireUser,
+    },
     async (request) => {
-      const { user } = currentUser(request);
-      const outcome = await deleteOwn(db, app.storage, user.id, request.params.id);
-      if (outcome === 'missing') throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
-      // A task's photos stay as long as the task; an edit's logo as long as the edit.
-      if (outcome === 'in_use') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_USE');
-      if (outcome === 'in_edit') throw new HttpError(409, 'MATERIAL_IN_USE', 'MATERIAL_IN_EDIT');
-      return { code: 200, message: translate(request.locale, 'OK'), data: null };
+      const userId = currentUser(request).user.id;
+      return deletion(request.locale, userId, (await findOwnByKey(db, userId, request.params.key))?.id);
     },
   );
 
