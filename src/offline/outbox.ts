@@ -399,6 +399,7 @@ export async function runOutbox(
   const claims = new Map<string, number>();
   const lanes: Promise<void>[] = [];
   let active = 0;
+  let woken = false;
   const lane = async () => {
     for (;;) {
       const job = await claim(database, now(), exclusive, mine);
@@ -415,6 +416,13 @@ export async function runOutbox(
       if (outcome === 'done') result.done += 1;
       else if (outcome === 'failed') result.failed += 1;
       else result.retrying += 1;
+      // A job went through, so the link works again: the jobs waiting out a backoff go now, not
+      // minutes later (a slow or flapping link recovers without an `online` event).
+      if (outcome === 'done' && !woken) {
+        woken = true;
+        await wakeQueued(database, now());
+        fill();
+      }
     }
   };
   const fill = () => {

@@ -104,6 +104,17 @@ describe('the outbox', () => {
     expect((await serverMaterials()).length - before).toBe(1);
   });
 
+  it('sends the photos waiting out a backoff as soon as another goes through: the link is back', async () => {
+    const database = open();
+    const [first, second] = await queued(database, ['left_side', 'right_side']);
+    // A slow link: both fail and wait, the second for minutes.
+    expect(await runOutbox(database, transport(() => new TypeError('timed out')))).toEqual({ done: 0, failed: 0, retrying: 2 });
+    await database.outbox.update(first!.id, { nextAttemptAt: Date.now() });
+    await database.outbox.update(second!.id, { nextAttemptAt: Date.now() + 5 * 60_000 });
+    // The link recovers with no `online` event: the first goes, and the second with it.
+    expect(await runOutbox(database, transport(), { concurrency: 1 })).toEqual({ done: 2, failed: 0, retrying: 0 });
+  });
+
   it('retries a 5xx, and a registration whose answer was lost replays to the same material', async () => {
     const database = open();
     const before = (await serverMaterials()).length;
