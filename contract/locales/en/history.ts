@@ -183,6 +183,17 @@ const history: Translated<typeof ru, 'en'> = {
       pendingEdits_one: '{{count}} edited picture is waiting to upload',
       pendingEdits_other: '{{count}} edited pictures are waiting to upload',
       failedEdit: 'An edited picture was not saved: {{message}}',
+      renderFailed: {
+        INVALID_EDIT: 'The edit is damaged. Reset it and make it again.',
+        SOURCE_UNREADABLE: 'The original picture cannot be read. Open it again.',
+        SOURCE_MISMATCH: 'The original picture has changed. Open it again.',
+        LOGO_MISSING: 'The logo is no longer on this device. Upload it again.',
+        LOGO_UNREADABLE: 'The logo cannot be read. Upload another file.',
+        FONTS_UNAVAILABLE: 'The fonts did not load. Connect to the network once and try again.',
+        CANVAS_UNAVAILABLE: 'This browser cannot make a picture this large. Update the browser.',
+        TOO_LARGE: 'The picture would be over 10 MB. Choose a smaller crop.',
+        WORKER_FAILED: 'Making the picture stopped. Try again.',
+      },
       text: {
         add: 'Add text',
         default: 'Your text',

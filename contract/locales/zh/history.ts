@@ -177,6 +177,17 @@ const history: Translated<typeof ru, 'zh'> = {
       later: '稍后',
       pendingEdits_other: '{{count}} 张编辑后的图片等待上传',
       failedEdit: '一张编辑后的图片未保存：{{message}}',
+      renderFailed: {
+        INVALID_EDIT: '编辑内容已损坏，请重置后重新编辑。',
+        SOURCE_UNREADABLE: '无法读取原图，请重新打开。',
+        SOURCE_MISMATCH: '原图已更改，请重新打开。',
+        LOGO_MISSING: '本设备上已找不到该标志，请重新上传。',
+        LOGO_UNREADABLE: '无法读取该标志，请上传其他文件。',
+        FONTS_UNAVAILABLE: '字体未能加载。请联网一次后重试。',
+        CANVAS_UNAVAILABLE: '此浏览器无法生成这么大的图片，请更新浏览器。',
+        TOO_LARGE: '图片将超过 10 MB，请选择更小的裁剪。',
+        WORKER_FAILED: '图片生成中断，请重试。',
+      },
       text: {
         add: '添加文字',
         default: '您的文字',

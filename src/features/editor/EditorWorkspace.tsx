@@ -9,7 +9,6 @@ import { arrowRedoOutline, arrowUndoOutline, eyeOutline, refreshOutline, saveOut
 import { liveQuery } from 'dexie';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { MAX_UPLOAD_BYTES } from '../../../contract/materials';
 import { TEXT_SIZE_MIN, type EditLayer } from '../../../contract/edit';
 import { measureTextLayer } from '../../../contract/edit-draw';
 import { uploadProgressAtom, processUploads } from '../../capture/uploads';
@@ -26,7 +25,7 @@ import { EditorCanvas } from './EditorCanvas';
 import { loadEditorFonts } from './fonts';
 import { hasRememberedLogo, LogoRefused, MAX_LOGO_BYTES, rememberedLogo, storeLogo } from './logo';
 import { contrastOn, decodeImage, meanColourUnder, paletteOf, samplePicture } from './picture';
-import { renderEdit } from './render-client';
+import { EditRenderError, renderEdit } from './render-client';
 import { ColourPanel, CropPanel, LayerList, LogoPanel, TextPanel, ToolPanel, ToolTabs } from './ToolPanels';
 import type { Tool } from './tools';
 import { useEditSession } from './useEditSession';
@@ -163,13 +162,13 @@ export function EditorWorkspace({ draft: initial, picture, logos: initialLogos, 
         source: picture.blob,
         logos: Object.fromEntries([...logos].filter(([key]) => used.has(key)).map(([key, logo]) => [key, logo.blob])),
       });
-      if (rendered.bytes.byteLength > MAX_UPLOAD_BYTES) throw new Error(t('history.editor.logo.too_big', { size: formatBytes(MAX_UPLOAD_BYTES, currentLocale()) }));
       const job = await enqueueEdit(db, stored, rendered);
       jobId = job.id;
       setSaving({ stage: 'uploading', jobId });
       void processUploads();
     } catch (error) {
-      setSaving({ stage: 'failed', message: error instanceof Error ? error.message : String(error), jobId });
+      const message = error instanceof EditRenderError ? t(`history.editor.renderFailed.${error.code}`) : error instanceof Error ? error.message : String(error);
+      setSaving({ stage: 'failed', message, jobId });
     }
   };
 

@@ -6,6 +6,7 @@ import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, FAILURE_TYPES,
 import { CHANNELS } from '../../../contract/auth';
 import { MATERIAL_SECTIONS } from '../../../contract/assets';
 import { EDIT_FONTS, TEXT_ALIGNS } from '../../../contract/edit';
+import { EDIT_RENDER_FAILURES } from '../../../contract/edit-render';
 import { TOOLS } from '../../../src/features/editor/tools';
 import { SHOE_PARAMS } from '../../../contract/materials';
 import { ROUTES } from '../../../src/config/paths';
@@ -55,6 +56,7 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   'history.editor.text.fonts.*': EDIT_FONTS,
   'history.editor.text.aligns.*': TEXT_ALIGNS,
   'history.editor.logo.*': ['svg', 'not_image', 'too_big'],
+  'history.editor.renderFailed.*': EDIT_RENDER_FAILURES,
   'recharge.methods.*': PAYMENT_METHODS,
   // A failed or cancelled payment's text (RechargeResultPage).
   'recharge.alerts.*': ['cancelled', 'expired', 'invalidStatus'],
