@@ -69,7 +69,8 @@ export function processUploads(): Promise<void> {
  * if the seller has closed the app by then (Background Sync, where the browser has it).
  */
 function requestBackgroundSync() {
-  void navigator.serviceWorker?.ready
+  // A run that ends after its page has gone (a test's document torn down) has no navigator left.
+  void globalThis.navigator?.serviceWorker?.ready
     .then((registration) => (registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG))
     .catch(() => {});
 }
