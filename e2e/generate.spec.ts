@@ -48,6 +48,11 @@ test('six photos, two styles, one output removed: the task is charged once and i
   const seller = await createVerifiedSeller(request, 'gen');
   await page.goto('/');
   await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
+  // Nothing on this server makes model photos: the tile says so before any photo is taken.
+  const person = activePage(page).getByTestId('tile-person');
+  await expect(person).toHaveAttribute('data-available', 'false');
+  await expect(person).toContainText('Сейчас недоступно: Нужен сервис ИИ-изображений, а на этом сервере он не настроен.');
+  await expect(person).not.toHaveAttribute('href');
   await openTask(page, 'product');
   await fillSlots(page, 6, 'uploaded');
   await activePage(page).getByTestId('task-next').click();

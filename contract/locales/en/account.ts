@@ -11,6 +11,7 @@ const account: Translated<typeof ru, 'en'> = {
       outfit: { title: 'Outfit', body: 'A still life and a colour card of the look.' },
       video: { title: 'Video', body: 'A short clip from your angles on the theme you choose.' },
     },
+    unavailable: 'Not available here: {{reason}}',
     materials: 'My materials',
     tasks: 'Task history',
     queue: {

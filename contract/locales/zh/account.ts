@@ -11,6 +11,7 @@ const account: Translated<typeof ru, 'zh'> = {
       outfit: { title: '穿搭', body: '静物图和穿搭色卡。' },
       video: { title: '视频', body: '用您拍摄的角度生成所选主题的短视频。' },
     },
+    unavailable: '此处暂不可用：{{reason}}',
     materials: '我的素材',
     tasks: '任务历史',
     queue: {
