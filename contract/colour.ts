@@ -96,6 +96,11 @@ export function dominantColours(rgba: Uint8Array | Uint8ClampedArray, k = 5, max
     .sort((a, b) => b.share - a.share);
 }
 
+/** Black or white, whichever reads better on `rgb`. */
+export function inkOn(rgb: Rgb): Rgb {
+  return rgbToOklab(rgb)[0] > 0.65 ? [28, 28, 30] : [250, 250, 248];
+}
+
 /** WCAG 2 relative luminance of an sRGB colour. */
 export function relativeLuminance([r, g, b]: Rgb): number {
   return 0.2126 * toLinear(r) + 0.7152 * toLinear(g) + 0.0722 * toLinear(b);

@@ -18,7 +18,6 @@ import { contentModuleOf } from '../../contract/selection';
 import type { Category, ContentModule } from '../../contract/enums';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
 import { acceptUpload } from '../materials/materials';
-import { ImageRejected } from '../materials/inspect';
 
 export type AssetRow = typeof assets.$inferSelect;
 
@@ -147,16 +146,7 @@ export async function createAssets(
     );
   // With S3 the bytes go straight to the bucket: an upload still pending is checked there now
   // (missing bytes answer 409, a bad file its rejection), as verify-angle does for a photo.
-  const uploads = await Promise.all(
-    found.map((row) =>
-      row.status !== 'pending'
-        ? row
-        : acceptUpload(db, storage, row).catch((error: unknown) => {
-            if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
-            throw error;
-          }),
-    ),
-  );
+  const uploads = await Promise.all(found.map((row) => (row.status === 'pending' ? acceptUpload(db, storage, row) : row)));
   const taskIds = [...new Set(items.flatMap((item) => (item.task_id ? [item.task_id] : [])))];
   const ownTasks = taskIds.length
     ? await db.select({ id: tasks.id }).from(tasks).where(and(eq(tasks.userId, userId), inArray(tasks.id, taskIds)))

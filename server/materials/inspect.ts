@@ -4,14 +4,16 @@
 // all metadata — location included — and anything hidden after the image data (polyglots).
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, type AcceptedImageType } from '../../contract/materials';
+import { HttpError } from '../lib/errors';
 import type { MessageKey } from '../lib/i18n';
 
-export class ImageRejected extends Error {
+/** A file refused on its content: an HTTP error every route answers as it is. */
+export class ImageRejected extends HttpError {
   constructor(
-    readonly statusCode: number,
+    statusCode: number,
     readonly reason: MessageKey,
   ) {
-    super(reason);
+    super(statusCode, reason, reason);
     this.name = 'ImageRejected';
   }
 }

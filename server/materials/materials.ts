@@ -46,10 +46,7 @@ export async function registerUpload(
     .onConflictDoNothing({ target: [materials.userId, materials.idempotencyKey] })
     .returning();
   if (created) return created;
-  const [existing] = await db
-    .select()
-    .from(materials)
-    .where(and(eq(materials.userId, userId), eq(materials.idempotencyKey, idempotencyKey)));
+  const existing = await findOwnByKey(db, userId, idempotencyKey);
   if (!existing) throw new Error('material vanished while being registered');
   if (
     existing.fileType !== upload.fileType ||

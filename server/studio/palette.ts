@@ -6,7 +6,7 @@ import type { Locale } from '../../contract/locales';
 import type ruStudio from '../../contract/locales/ru/studio';
 import { text } from '../lib/i18n';
 
-export { dominantColours, hex, oklabToRgb, rgbToOklab, type Rgb, type Swatch } from '../../contract/colour';
+export { dominantColours, hex, inkOn, oklabToRgb, rgbToOklab, type Rgb, type Swatch } from '../../contract/colour';
 
 const chromaOf = ([, a, b]: Lab) => Math.hypot(a, b);
 const hueOf = ([, a, b]: Lab) => Math.atan2(b, a);
@@ -87,9 +87,4 @@ export function colourName(rgb: Rgb, locale: Locale): string {
     }
   });
   return text(locale, `studio.colours.${NAMED[best]!.name}`);
-}
-
-/** Black or white, whichever reads better on `rgb`. */
-export function inkOn(rgb: Rgb): Rgb {
-  return rgbToOklab(rgb)[0] > 0.65 ? [28, 28, 30] : [250, 250, 248];
 }

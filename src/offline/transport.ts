@@ -89,16 +89,21 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
   /** A JSON POST with the job's id as Idempotency-Key. */
   const post = (path: string, key: string, body: unknown) =>
     api('POST', path, { 'content-type': 'application/json', 'idempotency-key': key }, JSON.stringify(body));
+  /** POST /materials/upload of a stored photo under `key` (the file named `name`), as the answer says it went. */
+  const registration = async (key: string, photo: PhotoRecord, name: string, description: string) => {
+    const body = await post('/api/v1/materials/upload', key, {
+      file_name: `${name}.${photo.mime === 'image/png' ? 'png' : 'jpg'}`,
+      file_type: photo.mime,
+      file_size: photo.bytes.byteLength,
+      description,
+    });
+    const { data } = answerOf(safeParse(uploadAnswer, body));
+    return { materialId: data.material_id, uploadUrl: data.presigned_url, fileKey: data.file_key, publicUrl: data.public_url };
+  };
   return {
     async register(job: UploadJob, photo: PhotoRecord) {
-      const body = await post('/api/v1/materials/upload', job.id, {
-        file_name: `${job.view}.${photo.mime === 'image/png' ? 'png' : 'jpg'}`,
-        file_type: photo.mime,
-        file_size: photo.bytes.byteLength,
-        description: JSON.stringify({ view: job.view }),
-      });
-      const { data } = answerOf(safeParse(uploadAnswer, body));
-      return { materialId: data.material_id, uploadUrl: data.presigned_url };
+      const { materialId, uploadUrl } = await registration(job.id, photo, job.view, JSON.stringify({ view: job.view }));
+      return { materialId, uploadUrl };
     },
     async generate(job: GenerateJob, materialIds: string[]) {
       const body = await post('/api/v1/content/generate', job.id, {
@@ -108,16 +113,7 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
       const { data } = answerOf(safeParse(generateAnswer, body));
       return { taskId: data.id };
     },
-    async registerFile(key, photo, description) {
-      const body = await post('/api/v1/materials/upload', key, {
-        file_name: `${description === 'image edit (logo)' ? 'logo' : 'edit'}.${photo.mime === 'image/png' ? 'png' : 'jpg'}`,
-        file_type: photo.mime,
-        file_size: photo.bytes.byteLength,
-        description,
-      });
-      const { data } = answerOf(safeParse(uploadAnswer, body));
-      return { materialId: data.material_id, uploadUrl: data.presigned_url, fileKey: data.file_key, publicUrl: data.public_url };
-    },
+    registerFile: (key, photo, description) => registration(key, photo, description === 'image edit (logo)' ? 'logo' : 'edit', description),
     async createAssets(key, items) {
       const body = await post('/api/v1/content/assets/batch-create', key, items);
       const { data } = answerOf(safeParse(createdAnswer, body));

@@ -7,7 +7,6 @@ import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { acceptUpload, findOwn } from '../../materials/materials';
-import { ImageRejected } from '../../materials/inspect';
 import { analysePhoto, refusal } from '../../materials/findings';
 
 const PER_USER = { max: 600, windowMs: 60 * 60 * 1000 };
@@ -31,13 +30,8 @@ export const shoeVerificationRoutes: FastifyPluginAsyncZod = async (app) => {
       let material = await findOwn(app.database.db, user.id, request.body.material_id);
       // An edit's picture or logo is no shoe photo: there is no such photo to check.
       if (!material || material.view === null) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
-      try {
-        // With S3 the bytes went straight to the bucket: they are checked here, the first time.
-        material = await acceptUpload(app.database.db, app.storage, material);
-      } catch (error) {
-        if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
-        throw error;
-      }
+      // With S3 the bytes went straight to the bucket: they are checked here, the first time.
+      material = await acceptUpload(app.database.db, app.storage, material);
       const bytes = await app.storage.get(material.storageKey, MAX_UPLOAD_BYTES);
       if (!bytes) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
       const raw = await analysePhoto(bytes);

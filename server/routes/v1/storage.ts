@@ -11,7 +11,6 @@ import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { LocalStorage, type StorageOperation } from '../../storage/local';
 import { acceptUpload, findByStorageKey } from '../../materials/materials';
-import { ImageRejected } from '../../materials/inspect';
 
 /** Checked in the route, not declared: a query that does not match its signature is refused as 403. */
 const signedQuery = z.object({
@@ -63,13 +62,8 @@ export const storageRoutes: FastifyPluginAsyncZod<{ root: string }> = async (app
       const material = await findByStorageKey(app.database.db, key);
       if (!material) throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      try {
-        const accepted = await acceptUpload(app.database.db, storage, material, body);
-        return reply.send({ code: 200, message: translate(request.locale, 'OK'), data: { material_id: accepted.id, status: accepted.status } });
-      } catch (error) {
-        if (error instanceof ImageRejected) throw new HttpError(error.statusCode, error.reason, error.reason);
-        throw error;
-      }
+      const accepted = await acceptUpload(app.database.db, storage, material, body);
+      return reply.send({ code: 200, message: translate(request.locale, 'OK'), data: { material_id: accepted.id, status: accepted.status } });
     },
   );
 

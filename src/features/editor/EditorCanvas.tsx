@@ -44,7 +44,7 @@ interface Props {
 
 let measurer: CanvasRenderingContext2D | null = null;
 /** A text layer's box in crop pixels (before its own scale). */
-function boxOf(layer: TextLayer, pictureWidth: number) {
+export function boxOf(layer: TextLayer, pictureWidth: number) {
   measurer ??= document.createElement('canvas').getContext('2d')!;
   return measureTextLayer(measurer, layer, pictureWidth);
 }

@@ -27,9 +27,9 @@ import './editor.css';
 type Opened = { draft: EditDraftRecord; picture: LoadedPicture; logos: Map<string, LoadedPicture> };
 type Loading = { state: 'loading'; percent?: number } | { state: 'failed'; message: string } | { state: 'ready'; opened: Opened };
 
-/** Loads a draft's picture and logos for the workspace. */
-async function loaded(draft: EditDraftRecord): Promise<Opened> {
-  return { draft, picture: await draftPicture(draft), logos: await draftLogos(draft) };
+/** Loads a draft's picture (unless already decoded) and logos for the workspace. */
+async function loaded(draft: EditDraftRecord, picture?: LoadedPicture): Promise<Opened> {
+  return { draft, picture: picture ?? (await draftPicture(draft)), logos: await draftLogos(draft) };
 }
 
 function release(opened: Opened) {
@@ -47,8 +47,8 @@ function useAssetEdit(assetId: string | null) {
     const abort = new AbortController();
     let opened: Opened | null = null;
     openAsset(assetId, abort.signal)
-      .then(async ({ draft, resumed, sourceGone }) => {
-        opened = await loaded(draft);
+      .then(async ({ draft, resumed, sourceGone, picture }) => {
+        opened = await loaded(draft, picture);
         if (abort.signal.aborted) return release(opened);
         setNotice(resumed ? t('history.editor.resumed') : sourceGone ? t('history.editor.sourceGone') : null);
         setLoading({ state: 'ready', opened });

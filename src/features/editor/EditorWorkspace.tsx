@@ -10,7 +10,7 @@ import { liveQuery } from 'dexie';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { TEXT_SIZE_MIN, type EditLayer } from '../../../contract/edit';
-import { measureTextLayer } from '../../../contract/edit-draw';
+import { hex, inkOn } from '../../../contract/colour';
 import { uploadProgressAtom, processUploads } from '../../capture/uploads';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
@@ -21,7 +21,7 @@ import { currentLocale } from '../../lib/i18n';
 import { db, type EditDraftRecord } from '../../offline/db';
 import { enqueueEdit, localLogoKey } from '../../offline/edit-jobs';
 import { retryEdit } from '../../offline/outbox';
-import { EditorCanvas } from './EditorCanvas';
+import { boxOf, EditorCanvas } from './EditorCanvas';
 import { loadEditorFonts } from './fonts';
 import { hasRememberedLogo, LogoRefused, MAX_LOGO_BYTES, rememberedLogo, storeLogo } from './logo';
 import { contrastOn, decodeImage, meanColourUnder, paletteOf, samplePicture } from './picture';
@@ -47,8 +47,6 @@ type Saving = { stage: 'rendering' } | { stage: 'uploading'; jobId: string } | {
 
 let layers = 0;
 const newLayerId = (kind: string) => `${kind}-${Date.now().toString(36)}-${++layers}`;
-
-let measurer: CanvasRenderingContext2D | null = null;
 
 export function EditorWorkspace({ draft: initial, picture, logos: initialLogos, onSaved }: Props) {
   const { t } = useTranslation();
@@ -91,8 +89,7 @@ export function EditorWorkspace({ draft: initial, picture, logos: initialLogos, 
 
   const contrast = useMemo(() => {
     if (layer?.type !== 'text') return null;
-    measurer ??= document.createElement('canvas').getContext('2d')!;
-    const box = measureTextLayer(measurer, layer, edit.crop.width);
+    const box = boxOf(layer, edit.crop.width);
     const halfX = (box.width * layer.scale) / edit.crop.width / 2;
     const halfY = (box.height * layer.scale) / edit.crop.height / 2;
     const behind = layer.plate ?? meanColourUnder(sample, edit, { left: layer.x - halfX, right: layer.x + halfX, top: layer.y - halfY, bottom: layer.y + halfY });
@@ -104,7 +101,7 @@ export function EditorWorkspace({ draft: initial, picture, logos: initialLogos, 
     const id = newLayerId('text');
     // A colour that reads on the middle of the picture.
     const middle = meanColourUnder(sample, edit, { left: 0.35, right: 0.65, top: 0.4, bottom: 0.6 });
-    const color = contrastOn('#ffffff', middle) >= contrastOn('#111111', middle) ? '#ffffff' : '#111111';
+    const color = hex(inkOn(middle)).toLowerCase();
     act({ type: 'addText', id, text: t('history.editor.text.default'), color, size: Math.max(TEXT_SIZE_MIN, 48) });
     setSelected(id);
     setTyping(id);
@@ -115,9 +112,8 @@ export function EditorWorkspace({ draft: initial, picture, logos: initialLogos, 
     const key = localLogoKey(photo.id);
     const blob = new Blob([photo.bytes], { type: photo.mime });
     const image = await decodeImage(blob);
-    const logosNow = [...draft.logos, { localKey: key, photoId: photo.id }];
-    setDraft((current) => ({ ...current, logos: logosNow }));
-    await db.edits.update(draft.key, { logos: logosNow });
+    // The session writes the draft's logos with the edit that places the logo.
+    setDraft((current) => ({ ...current, logos: [...current.logos, { localKey: key, photoId: photo.id }] }));
     setLogos((current) => new Map([...current, [key, { blob, image }]]));
     const id = newLayerId('logo');
     act({ type: 'addLogo', id, fileKey: key, width: photo.width, height: photo.height });

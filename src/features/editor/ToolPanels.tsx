@@ -19,6 +19,7 @@ import {
   type LogoLayer,
   type TextLayer,
 } from '../../../contract/edit';
+import { hex, inkOn, parseHex } from '../../../contract/colour';
 import { Icon } from '../../components/Icon';
 import type { EditAction } from './edit-state';
 import { LOW_CONTRAST } from './picture';
@@ -174,9 +175,7 @@ export function TextPanel({ edit, selected, act, onSelect, onAdd, onType }: Pane
 
 /** A plate that sets a colour off: dark behind light text, light behind dark. */
 function plateFor(colour: string): string {
-  const value = parseInt(colour.slice(1), 16);
-  const luma = 0.299 * (value >> 16) + 0.587 * ((value >> 8) & 255) + 0.114 * (value & 255);
-  return luma > 140 ? '#111111' : '#ffffff';
+  return hex(inkOn(parseHex(colour) ?? [0, 0, 0])).toLowerCase();
 }
 
 /** The text's field: every keystroke shows on the picture, one undo step for the whole typing. */

@@ -35,22 +35,15 @@ async function storePhoto(blob: Blob, width: number, height: number): Promise<Ph
   return photo;
 }
 
-/** The size a picture decodes to (its true pixels, whatever the asset record says). */
-async function sizeOf(blob: Blob): Promise<{ width: number; height: number }> {
-  const image = await decodeImage(blob);
-  try {
-    return { width: image.naturalWidth, height: image.naturalHeight };
-  } finally {
-    releaseImage(image);
-  }
-}
-
 /**
  * The draft for editing an asset: the one kept from before if there is one (`resumed`), else a
  * new one. An edited asset reopens on its source with its layers while the seller still has the
  * source; once that is deleted, the edited picture itself is the new start (`sourceGone`).
  */
-export async function openAsset(assetId: string, signal?: AbortSignal): Promise<{ draft: EditDraftRecord; resumed: boolean; sourceGone: boolean }> {
+export async function openAsset(
+  assetId: string,
+  signal?: AbortSignal,
+): Promise<{ draft: EditDraftRecord; resumed: boolean; sourceGone: boolean; picture?: { blob: Blob; image: HTMLImageElement } }> {
   const key = assetEditKey(assetId);
   const kept = await db.edits.get(key);
   if (kept && (await db.photos.get(kept.source.photoId))) return { draft: kept, resumed: true, sourceGone: false };
@@ -59,7 +52,26 @@ export async function openAsset(assetId: string, signal?: AbortSignal): Promise<
   const reopened = asset.edit_meta && asset.edit_files?.source_url ? asset.edit_meta : null;
   const url = reopened ? asset.edit_files!.source_url! : asset.file_url;
   const { blob } = await apiDownload(url, { signal });
-  const size = await sizeOf(blob);
+  // Decoded once: its true size (whatever the asset record says) and the picture the editor shows.
+  const image = await decodeImage(blob);
+  const size = { width: image.naturalWidth, height: image.naturalHeight };
+  try {
+    return { ...(await newDraft(key, asset, url, blob, size, reopened, signal)), picture: { blob, image } };
+  } catch (error) {
+    releaseImage(image);
+    throw error;
+  }
+}
+
+async function newDraft(
+  key: EditKey,
+  asset: Asset,
+  url: string,
+  blob: Blob,
+  size: { width: number; height: number },
+  reopened: EditDescription | null,
+  signal?: AbortSignal,
+) {
   const photo = await storePhoto(blob, size.width, size.height);
   let edit: EditDescription = blankEdit({ asset_id: asset.id, ...size });
   const logos: EditDraftRecord['logos'] = [];
