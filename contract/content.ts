@@ -6,6 +6,7 @@ import {
   CATEGORIES,
   CONTENT_MODULES,
   CREATIVE_SCENES,
+  PRODUCT_PRESETS,
   FAILURE_TYPES,
   SHOE_VIEWS,
   TASK_STATUSES,
@@ -37,6 +38,8 @@ export const contentConfigEntrySchema = z.object({
   }),
   name: text().trim().min(1).max(100),
   selected: z.boolean().default(true),
+  /** PRODUCT only: the look (a studio shot when absent). */
+  preset: z.enum(PRODUCT_PRESETS).optional(),
   /** PRODUCT only: the uploaded views to make shots of (all of them when absent). */
   views: z.array(z.enum(SHOE_VIEWS)).min(1).max(SHOE_VIEWS.length).optional(),
 });

@@ -55,6 +55,14 @@ export const CREATIVE_SCENES = [
 ] as const;
 export type CreativeScene = (typeof CREATIVE_SCENES)[number];
 
+/**
+ * PRODUCT's looks: a photographic studio shot (3:4), the Wildberries and Ozon card (3:4, at least
+ * 900×1200, light seamless backdrop) and Amazon's main image (1:1, pure white, the product filling
+ * at least 85 % of the frame).
+ */
+export const PRODUCT_PRESETS = ['STUDIO', 'WB_OZON', 'AMAZON'] as const;
+export type ProductPreset = (typeof PRODUCT_PRESETS)[number];
+
 export const TASK_STATUSES = [
   'pending',
   'processing',

@@ -1,7 +1,7 @@
 // What a seller picks on /task page 2 (SPEC §2, §3, §4 "Selection on task screen", §5): the
 // category cards of the content type, their background or creative-scene sub-cards, and the
 // custom-scene card with its prompt. Pure rules, shared by the page and the server's checks.
-import type { Background, Category, ContentModule, ContentType, CreativeScene, ShoeView } from './enums';
+import type { Background, Category, ContentModule, ContentType, CreativeScene, ProductPreset, ShoeView } from './enums';
 import { CONTENT_MODULE_OF, CONTENT_TYPES, CREATIVE_SCENES } from './enums';
 
 export type SubOption = Background | CreativeScene;
@@ -126,6 +126,8 @@ export interface ContentConfigEntry {
   category: Category;
   background?: Background;
   creative_scene?: CreativeScene;
+  /** PRODUCT only: the look (a studio shot when absent). */
+  preset?: ProductPreset;
   custom_params: { shoe_params: ShoeParamsPayload; custom_scene_description?: string };
   /** Unique within a task: the output's key in config_history. */
   name: string;

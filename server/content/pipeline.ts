@@ -155,6 +155,7 @@ export function generateHandler(context: PipelineContext): JobHandler {
               background: output.background as Background | null,
               creativeScene: output.creativeScene as CreativeScene | null,
               view: output.view as ShoeView | null,
+              preset: entry?.preset ?? null,
               description: entry?.custom_params.custom_scene_description?.trim() || null,
               shoeParams: entry?.custom_params.shoe_params ?? {},
               locale,

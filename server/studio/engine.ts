@@ -1,7 +1,7 @@
 // The studio engine: makes one planned output from a task's photos on this machine's CPU. Each
 // photo is cut out once per task and shared by every output that uses it.
 import type { Locale } from '../../contract/locales';
-import type { Background, Category, CreativeScene, ShoeView } from '../../contract/enums';
+import type { Background, Category, CreativeScene, ProductPreset, ShoeView } from '../../contract/enums';
 import type { ShoeParamsPayload } from '../../contract/selection';
 import { cutOut, NoShoeFound, type Cutout } from './segment';
 import { colourCard, multiAngleCard, poster, productShot, stillLife, type Rendered, type ViewCutout } from './layouts';
@@ -25,6 +25,8 @@ export interface OutputRequest {
   creativeScene: CreativeScene | null;
   /** PRODUCT: the view this output is made from. */
   view: ShoeView | null;
+  /** PRODUCT: the look (a studio shot when absent). */
+  preset: ProductPreset | null;
   description: string | null;
   shoeParams: ShoeParamsPayload;
   locale: Locale;

@@ -17,6 +17,8 @@ export interface Rendered {
   fileType: 'image/jpeg' | 'video/mp4';
   width: number;
   height: number;
+  /** A video's poster frame (JPEG, the video's size), stored with the asset as its thumbnail. */
+  poster?: Buffer;
 }
 
 export interface ViewCutout {
