@@ -69,7 +69,7 @@ export const optionAvailabilitySchema = z.object({
 });
 
 export const subOptionSchema = optionAvailabilitySchema.extend({
-  value: z.union([z.enum(BACKGROUNDS), z.enum(CREATIVE_SCENES)]),
+  value: z.union([z.enum(BACKGROUNDS), z.enum(CREATIVE_SCENES), z.enum(PRODUCT_PRESETS)]),
 });
 export type SubOptionAvailability = z.infer<typeof subOptionSchema>;
 

@@ -2,9 +2,9 @@
 // category cards of the content type, their background or creative-scene sub-cards, and the
 // custom-scene card with its prompt. Pure rules, shared by the page and the server's checks.
 import type { Background, Category, ContentModule, ContentType, CreativeScene, ProductPreset, ShoeView } from './enums';
-import { CONTENT_MODULE_OF, CONTENT_TYPES, CREATIVE_SCENES } from './enums';
+import { CONTENT_MODULE_OF, CONTENT_TYPES, CREATIVE_SCENES, PRODUCT_PRESETS } from './enums';
 
-export type SubOption = Background | CreativeScene;
+export type SubOption = Background | CreativeScene | ProductPreset;
 
 /** The category cards each content type offers, in display order. */
 export const CATEGORIES_OF: Record<ContentType, readonly Category[]> = {
@@ -22,9 +22,10 @@ export function contentModuleOf(category: Category): ContentModule {
 
 const NAMED_SCENES = CREATIVE_SCENES.filter((scene) => scene !== 'CUSTOM');
 
-/** A category's sub-cards: backgrounds for model photos, the named scenes for video. */
+/** A category's sub-cards: backgrounds for model photos, looks for product shots, the named scenes for video. */
 export function subOptionsOf(category: Category): readonly SubOption[] {
   if (category === 'HALF_BODY' || category === 'FULL_BODY') return ['SCENE', 'SIMPLE'];
+  if (category === 'PRODUCT') return PRODUCT_PRESETS;
   if (category === 'CREATIVE_VIDEO') return NAMED_SCENES;
   return [];
 }
@@ -150,6 +151,7 @@ export function toContentConfig(selection: Selection, type: ContentType, shoePar
         category,
         ...(sub && type === 'person' ? { background: sub as Background } : {}),
         ...(sub && type === 'video' ? { creative_scene: sub as CreativeScene } : {}),
+        ...(sub && category === 'PRODUCT' ? { preset: sub as ProductPreset } : {}),
         custom_params: { shoe_params: shoeParams, ...(description ? { custom_scene_description: description } : {}) },
         name: sub ? `${category}:${sub}` : category,
         selected: true,

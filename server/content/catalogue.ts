@@ -69,7 +69,9 @@ export function catalogue(support: EngineSupport, locale: Locale, prices: Prices
           const custom = value === 'CUSTOM';
           const option: OptionRequest = isPerson
             ? { category, background: value as Background, custom }
-            : { category, creativeScene: value as CreativeScene, custom };
+            : category === 'CREATIVE_VIDEO'
+              ? { category, creativeScene: value as CreativeScene, custom }
+              : { category, custom };
           return { value, ...availability(routeOption(option, support), locale) };
         }),
         custom: availability(routeOption({ category, custom: true }, support), locale),

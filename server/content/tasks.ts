@@ -40,9 +40,9 @@ function checkEntry(entry: Entry): void {
   const isVideo = entry.category === 'CREATIVE_VIDEO';
   if (entry.background && !isPerson) mismatch();
   if (entry.creative_scene && !isVideo) mismatch();
-  if (entry.views && entry.category !== 'PRODUCT') mismatch();
+  if ((entry.views || entry.preset) && entry.category !== 'PRODUCT') mismatch();
   if (isPerson && !entry.background) throw new HttpError(400, 'BACKGROUND_REQUIRED', 'CONFIG_MISMATCH', { category: entry.category, module: entry.content_module });
-  const sub = entry.background ?? entry.creative_scene;
+  const sub = entry.background ?? entry.creative_scene ?? entry.preset;
   if (sub && sub !== 'CUSTOM' && !subOptionsOf(entry.category).includes(sub)) mismatch();
   if ((entry.background === 'CUSTOM' || entry.creative_scene === 'CUSTOM') && !entry.custom_params.custom_scene_description) {
     throw new HttpError(400, 'PROMPT_REQUIRED', 'PROMPT_REQUIRED');

@@ -86,7 +86,7 @@ describe('the custom card', () => {
       (s) => toggleCustom(s, 'product'),
       (s) => toggleCategory(s, 'product', 'PRODUCT'),
     );
-    expect(product).toMatchObject({ custom: false, categories: { PRODUCT: [] } });
+    expect(product).toMatchObject({ custom: false, categories: { PRODUCT: ['STUDIO'] } });
   });
 
   it('off, it clears what it set, and the prompt waits for it', () => {

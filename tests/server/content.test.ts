@@ -77,6 +77,7 @@ describe('GET /content/config', () => {
     expect(of('PRODUCT')).toMatchObject({ available: true, reason: null, price: 2 });
     expect(of('POSTER').custom.available).toBe(true);
     expect(of('PRODUCT2').custom.available).toBe(false);
+    expect(of('PRODUCT').sub_options).toEqual(['STUDIO', 'WB_OZON', 'AMAZON'].map((value) => ({ value, available: true, reason: null })));
     expect(of('HALF_BODY').available).toBe(false);
     expect(of('HALF_BODY').reason).toMatch(/AI image service/);
     expect(of('CREATIVE_VIDEO').available).toBe(true);
@@ -100,6 +101,8 @@ describe('POST /content/generate: checks before any charge', () => {
     expect(custom.statusCode).toBe(400);
     const wrongModule = await generate(t, anna.token, { content_config: [{ ...entry('PRODUCT'), content_module: 'OUTFIT_IMAGE' }], material_ids: annaPhotos });
     expect(wrongModule.json().error).toBe('CONFIG_MISMATCH');
+    const lookElsewhere = await generate(t, anna.token, { content_config: [entry('PRODUCT2', { preset: 'AMAZON' })], material_ids: annaPhotos });
+    expect(lookElsewhere.json().error).toBe('CONFIG_MISMATCH');
     expect(await balance(t, anna.token)).toBe(before);
   });
 

@@ -116,6 +116,7 @@ const task: Translated<typeof ru, 'en'> = {
       perView_other: '{{count}} tokens per angle',
       backgrounds: 'Background',
       scenes: 'Scene',
+      presets: 'Look',
       unavailable: 'Unavailable: {{reason}}',
       offline: 'Offline: these are the options loaded last time.',
       loadFailed: 'The styles could not be loaded.',
@@ -144,6 +145,11 @@ const task: Translated<typeof ru, 'en'> = {
       SCENE: 'Scene',
       SIMPLE: 'Plain',
       CUSTOM: 'Your own',
+    },
+    presets: {
+      STUDIO: 'Studio',
+      WB_OZON: 'Wildberries / Ozon',
+      AMAZON: 'Amazon, white',
     },
     scenes: {
       SHOE_GIANT: 'Giant shoe',

@@ -122,6 +122,7 @@ const task = {
       perView_other: '{{count}} токена за ракурс',
       backgrounds: 'Фон',
       scenes: 'Сцена',
+      presets: 'Оформление',
       unavailable: 'Недоступно: {{reason}}',
       offline: 'Нет сети: показаны варианты, загруженные в прошлый раз.',
       loadFailed: 'Не удалось загрузить стили.',
@@ -150,6 +151,11 @@ const task = {
       SCENE: 'Сцена',
       SIMPLE: 'Однотонный',
       CUSTOM: 'Свой',
+    },
+    presets: {
+      STUDIO: 'Студия',
+      WB_OZON: 'Wildberries / Ozon',
+      AMAZON: 'Amazon, белый фон',
     },
     scenes: {
       SHOE_GIANT: 'Гигантская обувь',

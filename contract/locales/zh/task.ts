@@ -112,6 +112,7 @@ const task: Translated<typeof ru, 'zh'> = {
       perView_other: '每个角度 {{count}} 代币',
       backgrounds: '背景',
       scenes: '场景',
+      presets: '样式',
       unavailable: '不可用：{{reason}}',
       offline: '离线：显示的是上次加载的选项。',
       loadFailed: '无法加载风格。',
@@ -140,6 +141,11 @@ const task: Translated<typeof ru, 'zh'> = {
       SCENE: '场景',
       SIMPLE: '纯色',
       CUSTOM: '自定义',
+    },
+    presets: {
+      STUDIO: '影棚',
+      WB_OZON: 'Wildberries / Ozon',
+      AMAZON: 'Amazon 白底',
     },
     scenes: {
       SHOE_GIANT: '巨型鞋',

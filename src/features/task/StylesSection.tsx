@@ -30,11 +30,15 @@ export interface StylesSectionProps {
   onPrompt: (prompt: string) => void;
 }
 
-/** The label of a background or scene. */
+/** The label of a background, a product look or a scene. */
 export function useSubOptionLabel() {
   const { t } = useTranslation();
   return (category: Category, sub: SubOption) =>
-    category === 'CREATIVE_VIDEO' ? t(`task.scenes.${sub as 'CUSTOM'}`) : t(`task.backgrounds.${sub as 'CUSTOM'}`);
+    category === 'CREATIVE_VIDEO'
+      ? t(`task.scenes.${sub as 'CUSTOM'}`)
+      : category === 'PRODUCT'
+        ? t(`task.presets.${sub as 'STUDIO'}`)
+        : t(`task.backgrounds.${sub as 'CUSTOM'}`);
 }
 
 export function StylesSection({ type, selection, offers, onChange, onPrompt }: StylesSectionProps) {
@@ -91,7 +95,7 @@ export function StylesSection({ type, selection, offers, onChange, onPrompt }: S
               ) : null}
               {on && subs.length > 0 && !selection.custom ? (
                 <fieldset className="style-card__subs">
-                  <legend>{t(category === 'CREATIVE_VIDEO' ? 'task.styles.scenes' : 'task.styles.backgrounds')}</legend>
+                  <legend>{t(category === 'CREATIVE_VIDEO' ? 'task.styles.scenes' : category === 'PRODUCT' ? 'task.styles.presets' : 'task.styles.backgrounds')}</legend>
                   {subs.map((sub) => {
                     const picked = selection.categories[category]!.includes(sub.value);
                     const off = !sub.available && !picked;

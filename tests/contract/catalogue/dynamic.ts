@@ -2,7 +2,7 @@
 // `task.views.${view}`) with every value its variable can take. A pattern in the code that is not
 // declared here fails the catalogue test, and so does a declared one the code no longer has.
 import { LOCALES } from '../../../contract/locales';
-import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, FAILURE_TYPES, SHOE_VIEWS } from '../../../contract/enums';
+import { BACKGROUNDS, CATEGORIES, CONTENT_TYPES, CREATIVE_SCENES, FAILURE_TYPES, PRODUCT_PRESETS, SHOE_VIEWS } from '../../../contract/enums';
 import { CHANNELS } from '../../../contract/auth';
 import { MATERIAL_SECTIONS } from '../../../contract/assets';
 import { EDIT_FONTS, TEXT_ALIGNS } from '../../../contract/edit';
@@ -46,6 +46,7 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   'task.categories.*.body': CATEGORIES,
   'task.backgrounds.*': BACKGROUNDS,
   'task.scenes.*': CREATIVE_SCENES,
+  'task.presets.*': PRODUCT_PRESETS,
   'camera.errors.*': ['unsupported', 'insecure', 'denied', 'notFound', 'failed'],
   'history.tasks.status.*': SHOWN_STATUSES,
   'history.tasks.note.*': SHOWN_STATUSES,
