@@ -47,6 +47,8 @@ export type EditFiles = z.infer<typeof editFilesSchema>;
 export const assetSchema = z.object({
   id: z.string(),
   file_url: z.string(),
+  /** A video's poster frame, its thumbnail; null for a picture. */
+  poster_url: z.string().nullable(),
   file_type: z.string(),
   task_id: z.string().nullable(),
   category: z.enum(CATEGORIES),

@@ -98,6 +98,8 @@ export const taskMaterialSchema = z.object({
 export const taskResultItemSchema = z.object({
   id: z.string(),
   url: z.string(),
+  /** A video's poster frame, its thumbnail; null for a picture. */
+  poster_url: z.string().nullable(),
   file_type: z.string(),
   category: z.enum(CATEGORIES),
   background: z.string().nullable(),

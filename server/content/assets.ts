@@ -61,9 +61,9 @@ export async function deleteOwnAssets(db: Database, storage: ObjectStorage, user
       const deleted = await tx
         .delete(assets)
         .where(and(eq(assets.userId, userId), inArray(assets.id, [...ids])))
-        .returning({ storageKey: assets.storageKey });
+        .returning({ storageKey: assets.storageKey, posterKey: assets.posterKey });
       if (deleted.length !== ids.length) throw new NotAllOwn();
-      return deleted.map((row) => row.storageKey);
+      return deleted.flatMap((row) => (row.posterKey ? [row.storageKey, row.posterKey] : [row.storageKey]));
     })
     .catch((error: unknown) => {
       if (error instanceof NotAllOwn) return null;
@@ -251,6 +251,7 @@ export async function publicAssets(db: Database, storage: ObjectStorage, userId:
       return {
         id: row.id,
         file_url: await urlOf(row.storageKey),
+        poster_url: row.posterKey ? await urlOf(row.posterKey) : null,
         task_id: row.taskId,
         ...assetKind(row),
         width: row.width,

@@ -15,6 +15,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import type { ContentConfigEntry } from '../../contract/selection';
 import { analysePhoto, refusal } from '../materials/findings';
 import { OutputFailed, type Engine, type TaskPhotos } from '../studio/engine';
+import { withPoster } from '../studio/poster';
 import type { JobHandler, JobRow } from '../jobs/runner';
 import type { TaskRow } from './tasks';
 
@@ -25,6 +26,8 @@ export interface PipelineContext {
   log: FastifyBaseLogger;
   /** Engines for one task (the studio engine keeps the task's cut-outs). */
   engines(): { studio: Engine; remote: Engine | null };
+  /** ffmpeg, when found: a video made without a poster frame gets one from it. */
+  ffmpeg: string | null;
   /** A task reached its end: tell the seller. */
   finished(task: TaskRow): void;
 }
@@ -149,7 +152,7 @@ export function generateHandler(context: PipelineContext): JobHandler {
         const engine = output.engine === 'remote' ? engines.remote : engines.studio;
         try {
           if (!engine) throw new OutputFailed('NEEDS_AI_IMAGES');
-          const rendered = await engine.make(
+          const made = await engine.make(
             {
               category: output.category as Category,
               background: output.background as Background | null,
@@ -162,8 +165,11 @@ export function generateHandler(context: PipelineContext): JobHandler {
             },
             photos,
           );
+          const rendered = await withPoster(made, context.ffmpeg);
           const key = `assets/${task.userId}/${output.id}.${EXTENSION[rendered.fileType]}`;
           await storage.put(key, rendered.bytes, rendered.fileType);
+          const posterKey = rendered.poster ? `assets/${task.userId}/${output.id}.poster.jpg` : null;
+          if (posterKey) await storage.put(posterKey, rendered.poster!, 'image/jpeg');
           await db.transaction(async (tx) => {
             await tx
               .insert(assets)
@@ -176,6 +182,7 @@ export function generateHandler(context: PipelineContext): JobHandler {
                 background: output.background,
                 creativeScene: output.creativeScene,
                 storageKey: key,
+                posterKey,
                 fileType: rendered.fileType,
                 width: rendered.width,
                 height: rendered.height,

@@ -51,7 +51,12 @@ export async function publicTask(task: TaskRow, details: Details, storage: Objec
       error: outputError(locale, output.error),
     })),
     result: await Promise.all(
-      results.map(async (asset) => ({ id: asset.id, url: await url(asset.storageKey), ...assetKind(asset) })),
+      results.map(async (asset) => ({
+        id: asset.id,
+        url: await url(asset.storageKey),
+        poster_url: asset.posterKey ? await url(asset.posterKey) : null,
+        ...assetKind(asset),
+      })),
     ),
     cost: task.cost,
     created_at: task.createdAt.toISOString(),

@@ -325,6 +325,8 @@ export const assets = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     byteSize: integer('byte_size').notNull(),
+    /** A video's poster frame (JPEG), shown wherever the video is listed. */
+    posterKey: text('poster_key'),
     /** How an edited image was made (SPEC §7 batch-create), as the editor sent it. */
     editMeta: jsonb('edit_meta').$type<Record<string, unknown>>(),
     /** Material history's section: the category, with the multi-angle card among the product shots. */

@@ -127,6 +127,7 @@ export const generationPlugin = fp(
               storage: app.storage,
               log: app.log,
               engines: () => ({ studio: studioEngine({ ffmpeg }), remote: config.ai ? remoteEngine(config.ai) : null }),
+              ffmpeg,
               finished: (task) => void announce(task).catch((error: unknown) => app.log.error({ err: error }, 'announcing a task failed')),
             }),
           },

@@ -10,13 +10,13 @@ export const RETRY_FINISH_WAIT_MS = 20_000;
 export type RetryStep =
   | { step: 'waiting' }
   /** Completed: its first result, before the wait that finishes the retry. */
-  | { step: 'done'; url: string; fileType: string }
-  | { step: 'finished'; url: string; fileType: string }
+  | { step: 'done'; url: string; poster: string | null; fileType: string }
+  | { step: 'finished'; url: string; poster: string | null; fileType: string }
   | { step: 'failed'; message: string | null };
 
 interface PolledTask {
   status: TaskStatus;
-  result: { url: string; file_type: string }[];
+  result: { url: string; poster_url: string | null; file_type: string }[];
   outputs: { error: string | null }[];
 }
 
@@ -53,9 +53,9 @@ export async function followRegeneration({ fetchTask, onStep, onPollError, sleep
     }
     const first = task.result[0];
     if ((task.status === 'completed' || task.status === 'partially_completed') && first) {
-      report({ step: 'done', url: first.url, fileType: first.file_type });
+      report({ step: 'done', url: first.url, poster: first.poster_url, fileType: first.file_type });
       await sleep(RETRY_FINISH_WAIT_MS);
-      return report({ step: 'finished', url: first.url, fileType: first.file_type });
+      return report({ step: 'finished', url: first.url, poster: first.poster_url, fileType: first.file_type });
     }
     if (task.status === 'failed' || task.status === 'partially_completed') {
       return report({ step: 'failed', message: task.outputs.find((o) => o.error)?.error ?? null });

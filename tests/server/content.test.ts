@@ -293,6 +293,7 @@ describe('a runner that dies (jobs not run by the server)', () => {
           storage: quiet.app.storage,
           log: quiet.app.log,
           engines: () => ({ studio: studioEngine({ ffmpeg: null }), remote: null }),
+          ffmpeg: null,
           finished: (task) => finished.push(task.id),
         }),
       },

@@ -233,7 +233,7 @@ function MaterialChoice({ onPick }: { onPick: (id: string) => void }) {
       {assets.map((asset) => (
         <li key={asset.id}>
           <button type="button" onClick={() => onPick(asset.id)} data-testid="pick-asset">
-            <MediaThumb url={asset.file_url} fileType={asset.file_type} alt={t('history.editor.pickItem', { name: t(`history.material.sections.${asset.category === 'PRODUCT2' ? 'PRODUCT' : asset.category}`) })} />
+            <MediaThumb url={asset.file_url} poster={asset.poster_url} fileType={asset.file_type} alt={t('history.editor.pickItem', { name: t(`history.material.sections.${asset.category === 'PRODUCT2' ? 'PRODUCT' : asset.category}`) })} />
           </button>
         </li>
       ))}

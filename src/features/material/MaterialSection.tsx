@@ -117,7 +117,7 @@ export function MaterialSection({ section, state, selected, online, onToggle, on
                   onTouchMove={cancelPress}
                   onContextMenu={(event) => event.preventDefault()}
                 >
-                  <MediaThumb url={asset.file_url} fileType={asset.file_type} alt="" className="material-tile__media" />
+                  <MediaThumb url={asset.file_url} poster={asset.poster_url} fileType={asset.file_type} alt="" className="material-tile__media" />
                   {asset.file_type.startsWith('video/') ? <Icon icon={playCircleOutline} className="material-tile__play" /> : null}
                   {on ? <Icon icon={checkmarkCircle} className="material-tile__check" /> : null}
                   {asset.edit_meta ? (

@@ -13,7 +13,7 @@ export function PreviewDialog({ asset, onDownload, onClose }: { asset: Asset; on
       <h2 id="preview-title">{name}</h2>
       <div className="preview__media">
         {asset.file_type.startsWith('video/') ? (
-          <video src={asset.file_url} controls autoPlay muted playsInline loop data-testid="preview-video" />
+          <video src={asset.file_url} poster={asset.poster_url ?? undefined} controls autoPlay muted playsInline loop data-testid="preview-video" />
         ) : (
           <img src={asset.file_url} alt={name} data-testid="preview-image" />
         )}

@@ -62,7 +62,7 @@ export function RetryDialog({ asset, onFinished, onClose }: { asset: Asset; onFi
           </p>
           <div className="preview__media">
             {result.fileType.startsWith('video/') ? (
-              <video src={result.url} controls muted playsInline data-testid="retry-result" />
+              <video src={result.url} poster={result.poster ?? undefined} controls muted playsInline data-testid="retry-result" />
             ) : (
               <img src={result.url} alt={t(`task.categories.${asset.category}.title`)} data-testid="retry-result" />
             )}

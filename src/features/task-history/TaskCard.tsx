@@ -38,10 +38,10 @@ export function TaskCard({ task, onView }: { task: Task; onView: () => void }) {
   const { t } = useTranslation();
   const { categoryName, entryName, viewName } = useTaskTexts();
   const status = statusKey(task);
-  const results = task.result.map((item) => ({ id: item.id, url: item.url, type: item.file_type, alt: t('history.tasks.resultAlt', { name: categoryName(item.category) }) }));
+  const results = task.result.map((item) => ({ id: item.id, url: item.url, poster: item.poster_url, type: item.file_type, alt: t('history.tasks.resultAlt', { name: categoryName(item.category) }) }));
   const photos = task.materials
     .filter((m) => m.file_url)
-    .map((m) => ({ id: m.id, url: m.file_url!, type: 'image/jpeg', alt: t('task.slot.photoAlt', { view: viewName(m.description) ?? '' }) }));
+    .map((m) => ({ id: m.id, url: m.file_url!, poster: null, type: 'image/jpeg', alt: t('task.slot.photoAlt', { view: viewName(m.description) ?? '' }) }));
   const thumbs = results.length > 0 ? results : photos;
   const created = formatDateTime(task.created_at);
   const danger = status === 'manual_rejection' || status === 'failed';
@@ -49,7 +49,7 @@ export function TaskCard({ task, onView }: { task: Task; onView: () => void }) {
     <li className="task-card" data-testid="task-card" data-status={status} data-task-id={task.id}>
       <div className="task-card__thumbs">
         {thumbs.slice(0, THUMBNAILS).map((thumb, index) => (
-          <MediaThumb key={thumb.id} url={thumb.url} fileType={thumb.type} alt={thumb.alt} className={`task-card__thumb${index >= 2 ? ' task-card__thumb--wide' : ''}`} />
+          <MediaThumb key={thumb.id} url={thumb.url} poster={thumb.poster} fileType={thumb.type} alt={thumb.alt} className={`task-card__thumb${index >= 2 ? ' task-card__thumb--wide' : ''}`} />
         ))}
         {thumbs.length > THUMBNAILS ? <span className="task-card__more">{t('history.tasks.more', { count: thumbs.length - THUMBNAILS })}</span> : null}
       </div>

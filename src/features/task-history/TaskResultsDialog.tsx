@@ -52,7 +52,7 @@ export function TaskResultsDialog({ task, onClose }: { task: Task; onClose: () =
         >
           <figure className="carousel__slide" aria-live="polite" data-testid="carousel-slide">
             {current.file_type.startsWith('video/') ? (
-              <video key={current.id} src={current.url} controls playsInline className="carousel__media" data-testid="carousel-video" />
+              <video key={current.id} src={current.url} poster={current.poster_url ?? undefined} controls playsInline className="carousel__media" data-testid="carousel-video" />
             ) : (
               <img key={current.id} src={current.url} alt={categoryName(current.category)} className="carousel__media" data-testid="carousel-image" />
             )}

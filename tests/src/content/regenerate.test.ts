@@ -6,7 +6,7 @@ import { RETRY_FINISH_WAIT_MS, RETRY_MAX_POLL_ERRORS, RETRY_POLL_MS, followRegen
 type Polled = Awaited<ReturnType<Parameters<typeof followRegeneration>[0]['fetchTask']>>;
 
 const processing: Polled = { status: 'processing', result: [], outputs: [{ error: null }] };
-const completed: Polled = { status: 'completed', result: [{ url: '/new.png', file_type: 'image/png' }, { url: '/other.png', file_type: 'image/png' }], outputs: [{ error: null }] };
+const completed: Polled = { status: 'completed', result: [{ url: '/new.png', poster_url: null, file_type: 'image/png' }, { url: '/other.png', poster_url: null, file_type: 'image/png' }], outputs: [{ error: null }] };
 
 function follow(answers: (Polled | Error)[], signal?: AbortSignal) {
   const sleeps: number[] = [];
@@ -33,7 +33,7 @@ function follow(answers: (Polled | Error)[], signal?: AbortSignal) {
 describe('followRegeneration', () => {
   it('polls every 5 s until completed, shows the first result, and finishes after 20 s', async () => {
     const run = follow([processing, processing, completed]);
-    expect(await run.promise).toEqual({ step: 'finished', url: '/new.png', fileType: 'image/png' });
+    expect(await run.promise).toEqual({ step: 'finished', url: '/new.png', poster: null, fileType: 'image/png' });
     expect(run.sleeps).toEqual([RETRY_POLL_MS, RETRY_POLL_MS, RETRY_POLL_MS, RETRY_FINISH_WAIT_MS]);
     expect(RETRY_POLL_MS).toBe(5_000);
     expect(RETRY_FINISH_WAIT_MS).toBe(20_000);
