@@ -1,6 +1,7 @@
 // From six photos to finished results on a phone, against the real server and its studio
 // engine: styles, the confirmation dialog, submission, the notification toast arriving over the
 // event stream without a reload, and a task added offline that is sent exactly once.
+import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
 import { createVerifiedSeller, signIn } from './accounts';
 import { activePage, shoeFiles, toastShown, waitForServiceWorker } from './support';
@@ -65,6 +66,13 @@ test('six photos, two styles, one output removed: the task is charged once and i
   await expect(page.getByTestId('toast').last()).toHaveText('Выберите хотя бы один стиль.');
 
   await card(page, 'PRODUCT').click();
+  // Product shots start as the studio look; this seller wants Amazon's white main images instead.
+  const looks = styles.getByTestId('category-PRODUCT');
+  await expect(looks.getByRole('group', { name: 'Оформление' })).toBeVisible();
+  await expect(looks.getByTestId('sub-PRODUCT-STUDIO')).toHaveAttribute('aria-checked', 'true');
+  await looks.getByTestId('sub-PRODUCT-AMAZON').click();
+  await looks.getByTestId('sub-PRODUCT-STUDIO').click();
+  await expect(looks.getByTestId('sub-PRODUCT-STUDIO')).toHaveAttribute('aria-checked', 'false');
   await card(page, 'PRODUCT2').click();
   await expect(card(page, 'PRODUCT')).toHaveAttribute('aria-checked', 'true');
   await expect(styles.getByLabel('Описание сцены')).toBeDisabled();
@@ -75,7 +83,7 @@ test('six photos, two styles, one output removed: the task is charged once and i
   await expect(confirm.getByTestId('confirm-output')).toHaveCount(7);
   await expect(confirm.getByTestId('confirm-total')).toHaveText('Итого: 16 токенов');
   await expect(confirm).toContainText('Ваш баланс: 50 токенов');
-  await confirm.getByRole('button', { name: 'Убрать: Фото товара: Подошва' }).click();
+  await confirm.getByRole('button', { name: 'Убрать: Фото товара: Amazon, белый фон: Подошва' }).click();
   await expect(confirm.getByTestId('confirm-output')).toHaveCount(6);
   await expect(confirm.getByTestId('confirm-total')).toHaveText('Итого: 14 токенов');
   // The studio may finish while the page still waits to leave: watched from the submission on.
@@ -95,9 +103,13 @@ test('six photos, two styles, one output removed: the task is charged once and i
   expect(task).toMatchObject({ status: 'completed', cost: 14 });
   expect(task.result.filter((r) => r.category === 'PRODUCT')).toHaveLength(5);
   expect(task.result.filter((r) => r.category === 'PRODUCT2')).toHaveLength(1);
-  const shot = await page.request.get(task.result[0]!.url);
+  const shot = await page.request.get(task.result.find((r) => r.category === 'PRODUCT')!.url);
   expect(shot.status()).toBe(200);
   expect(shot.headers()['content-type']).toMatch(/^image\//);
+  // Amazon's main image: square, on pure white.
+  const { data, info } = await sharp(await shot.body()).raw().toBuffer({ resolveWithObject: true });
+  expect(info.width).toBe(info.height);
+  expect([data[0], data[1], data[2]]).toEqual([255, 255, 255]);
   expect(await api<{ total_tokens: number }>(page, '/api/v1/tokens/balance')).toEqual({ total_tokens: 36, expires_at: null, expiring_tokens: 0 });
 
   // The draft was cleared: the product task starts empty again, even after a reload.
