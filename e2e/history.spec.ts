@@ -64,6 +64,10 @@ test('material history: results in their sections, previewed, zipped, deleted an
   await expect(section(page, 'POSTER').getByTestId('material-tile')).toHaveCount(1);
   await expect(section(page, 'CREATIVE_VIDEO').getByTestId('material-tile')).toHaveCount(1);
   await expect(section(page, 'HALF_BODY')).toContainText('Здесь пока пусто.');
+  // The video's tile shows its poster frame, a picture that has loaded, not a video's black first frame.
+  const videoThumb = section(page, 'CREATIVE_VIDEO').getByTestId('material-tile').first().locator('img.material-tile__media');
+  await expect.poll(() => videoThumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  expect(await videoThumb.getAttribute('src')).toMatch(/poster/);
   // Four per row on a phone, eight on a desktop.
   expect(await columns(section(page, 'POSTER').getByTestId('material-grid'))).toBe(isMobile ? 4 : 8);
 
