@@ -85,7 +85,20 @@ export const categoryOfferSchema = optionAvailabilitySchema.extend({
 });
 export type CategoryOffer = z.infer<typeof categoryOfferSchema>;
 
-export const contentCatalogueSchema = z.object({ categories: z.array(categoryOfferSchema) });
+/** The engines that generate on this server. */
+export const ENGINE_NAMES = ['studio', 'remote', 'comfyui'] as const;
+
+/** One engine configured on this server and the categories it makes here. */
+export const engineOfferSchema = z.object({
+  name: z.enum(ENGINE_NAMES),
+  categories: z.array(z.enum(CATEGORIES)),
+});
+
+export const contentCatalogueSchema = z.object({
+  categories: z.array(categoryOfferSchema),
+  /** The configured engines; an answer saved before engines were listed reads as none. */
+  engines: z.array(engineOfferSchema).default([]),
+});
 export type ContentCatalogue = z.infer<typeof contentCatalogueSchema>;
 
 export const taskMaterialSchema = z.object({

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Options } from '../storage/s3';
 import { loadPriceList, PriceListError, type PriceList } from '../billing/prices';
+import { CATEGORIES, type Category } from '../../contract/enums';
+import { ENGINE_NAMES } from '../../contract/content';
+import { ROUTABLE, type EngineName, type EngineRoutes } from '../content/catalogue';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -57,6 +60,18 @@ const envSchema = z.object({
   /** Set to offer generative creative-scene videos from the AI service. */
   AI_VIDEO_MODEL: z.string().min(1).optional(),
   AI_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(180),
+  /** A ComfyUI server on the operator's GPU for model photos (and custom scenes where routed), e.g. http://gpu-box:8188 */
+  COMFYUI_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** How long one ComfyUI picture may take, its wait in ComfyUI's queue included, before it is cancelled and refunded. */
+  COMFYUI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+  /** The checkpoint (a file in ComfyUI's models/checkpoints) the model-photo workflow paints with. */
+  COMFYUI_CHECKPOINT: z.string().min(1).default('sd-v1-5-inpainting.ckpt'),
+  /** The checkpoint the product-background workflow paints with (COMFYUI_CHECKPOINT when unset). */
+  COMFYUI_BACKGROUND_CHECKPOINT: z.string().min(1).optional(),
+  /** The longer side ComfyUI paints at, a multiple of 64: 768 suits SD 1.5 checkpoints, 1024 SDXL. */
+  COMFYUI_MAX_SIDE: z.coerce.number().int().min(256).max(2048).multipleOf(64, 'must be a multiple of 64').default(768),
+  /** Which engine makes a category, e.g. HALF_BODY=comfyui,FULL_BODY=comfyui (studio | remote | comfyui). */
+  ENGINE_ROUTES: z.string().min(1).optional(),
   /** Days a photo no task uses is kept (a retake, a deleted photo, a draft never sent) before it is deleted. */
   MATERIAL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** How late the payment sandbox's notifications arrive; each is sent again three times as late, as providers repeat themselves. */
@@ -84,7 +99,60 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', path: [missing], message: `must be set together with ${missing === a ? b : a}` });
     }
   }
+  if (env.ENGINE_ROUTES) {
+    const routes = parseEngineRoutes(env.ENGINE_ROUTES, {
+      remote: env.AI_BASE_URL ? null : 'AI_BASE_URL is not set',
+      comfyui: env.COMFYUI_URL ? null : 'COMFYUI_URL is not set',
+      video: env.AI_VIDEO_MODEL ? null : 'AI_VIDEO_MODEL is not set',
+    });
+    for (const message of routes.problems) ctx.addIssue({ code: 'custom', path: ['ENGINE_ROUTES'], message });
+  }
 });
+
+/**
+ * ENGINE_ROUTES (`HALF_BODY=comfyui, FULL_BODY=comfyui`): the engine per category, and what is
+ * wrong with it — an unknown category or engine, a category named twice, an engine that is not
+ * configured or cannot make anything of the category. `missing` says why an engine is unusable.
+ */
+function parseEngineRoutes(
+  text: string,
+  missing: { remote: string | null; comfyui: string | null; video: string | null },
+): { routes: EngineRoutes; problems: string[] } {
+  const routes: EngineRoutes = {};
+  const problems: string[] = [];
+  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [key, value, ...rest] = item.split('=').map((part) => part.trim());
+    if (!key || !value || rest.length > 0) {
+      problems.push(`"${item}" is not CATEGORY=engine`);
+      continue;
+    }
+    const category = key.toUpperCase() as Category;
+    const engine = value.toLowerCase() as EngineName;
+    if (!CATEGORIES.includes(category)) {
+      problems.push(`"${key}" is not a category (${CATEGORIES.join(', ')})`);
+      continue;
+    }
+    if (!ENGINE_NAMES.includes(engine)) {
+      problems.push(`"${value}" is not an engine (${ENGINE_NAMES.join(', ')})`);
+      continue;
+    }
+    if (routes[category]) {
+      problems.push(`${category} is routed twice`);
+      continue;
+    }
+    if (!ROUTABLE[engine].includes(category)) {
+      problems.push(`the ${engine} engine cannot make ${category}; it makes ${ROUTABLE[engine].join(', ')}`);
+      continue;
+    }
+    const unusable = engine === 'studio' ? null : (missing[engine] ?? (engine === 'remote' && category === 'CREATIVE_VIDEO' ? missing.video : null));
+    if (unusable) {
+      problems.push(`${category}=${engine}, but ${unusable}`);
+      continue;
+    }
+    routes[category] = engine;
+  }
+  return { routes, problems };
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -114,6 +182,10 @@ export interface Config {
   ffmpegPath: string | undefined;
   /** The remote AI engine, when AI_BASE_URL is set. */
   ai: AiOptions | null;
+  /** The ComfyUI engine, when COMFYUI_URL is set. */
+  comfyui: ComfyUiOptions | null;
+  /** The engine ENGINE_ROUTES names per category; the others go where they always would. */
+  engineRoutes: EngineRoutes;
   materialRetentionDays: number;
   sandboxNotifyDelayMs: number;
   /** The token packs and the rouble rate. */
@@ -130,6 +202,15 @@ export interface AiOptions {
   imageModel: string;
   videoModel: string | undefined;
   timeoutMs: number;
+}
+
+export interface ComfyUiOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Checkpoint file names as ComfyUI lists them, per workflow. */
+  checkpoints: { modelPhoto: string; background: string };
+  /** The longer side of what ComfyUI is asked to paint. */
+  maxSide: number;
 }
 
 export class ConfigError extends Error {
@@ -204,6 +285,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           timeoutMs: e.AI_TIMEOUT_S * 1000,
         }
       : null,
+    comfyui: e.COMFYUI_URL
+      ? {
+          baseUrl: e.COMFYUI_URL.replace(/\/+$/, ''),
+          timeoutMs: e.COMFYUI_TIMEOUT_MS,
+          checkpoints: { modelPhoto: e.COMFYUI_CHECKPOINT, background: e.COMFYUI_BACKGROUND_CHECKPOINT ?? e.COMFYUI_CHECKPOINT },
+          maxSide: e.COMFYUI_MAX_SIDE,
+        }
+      : null,
+    // Checked by the schema: every route here is usable.
+    engineRoutes: e.ENGINE_ROUTES ? parseEngineRoutes(e.ENGINE_ROUTES, { remote: null, comfyui: null, video: null }).routes : {},
     materialRetentionDays: e.MATERIAL_RETENTION_DAYS,
     sandboxNotifyDelayMs: e.SANDBOX_NOTIFY_DELAY_MS,
     prices,

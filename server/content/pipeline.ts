@@ -18,14 +18,15 @@ import { OutputFailed, type Engine, type TaskPhotos } from '../studio/engine';
 import { withPoster } from '../studio/poster';
 import type { JobHandler, JobRow } from '../jobs/runner';
 import type { TaskRow } from './tasks';
+import type { EngineName } from './catalogue';
 
 export interface PipelineContext {
   db: Database;
   ledger: Ledger;
   storage: ObjectStorage;
   log: FastifyBaseLogger;
-  /** Engines for one task (the studio engine keeps the task's cut-outs). */
-  engines(): { studio: Engine; remote: Engine | null };
+  /** Engines for one task by name (the studio engine keeps the task's cut-outs); an AI engine not configured is absent. */
+  engines(): { studio: Engine } & Partial<Record<EngineName, Engine | null>>;
   /** ffmpeg, when found: a video made without a poster frame gets one from it. */
   ffmpeg: string | null;
   /** A task reached its end: tell the seller. */
@@ -149,9 +150,10 @@ export function generateHandler(context: PipelineContext): JobHandler {
       for (const output of outputs) {
         if (output.status !== 'pending') continue;
         const entry = config.find((e) => e.name === output.name);
-        const engine = output.engine === 'remote' ? engines.remote : engines.studio;
+        // The engine it was planned for; one configured away since then cannot make it.
+        const engine = engines[output.engine as EngineName];
         try {
-          if (!engine) throw new OutputFailed('NEEDS_AI_IMAGES');
+          if (!engine) throw new OutputFailed(output.category === 'CREATIVE_VIDEO' ? 'NEEDS_AI_VIDEO' : 'NEEDS_AI_IMAGES');
           const made = await engine.make(
             {
               category: output.category as Category,

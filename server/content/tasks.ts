@@ -18,7 +18,7 @@ import {
 } from '../../contract/selection';
 import { MIN_VIEWS } from '../../contract/views';
 import { prepared } from '../db/prepared';
-import { routeOption, type EngineSupport } from './catalogue';
+import { routeOption, type EngineName, type EngineSupport } from './catalogue';
 
 export type TaskRow = typeof tasks.$inferSelect;
 export type OutputRow = typeof taskOutputs.$inferSelect;
@@ -57,7 +57,7 @@ export interface PlannedRow {
   background: Background | null;
   creativeScene: CreativeScene | null;
   view: ShoeView | null;
-  engine: 'studio' | 'remote';
+  engine: EngineName;
   cost: number;
 }
 

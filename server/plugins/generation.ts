@@ -50,6 +50,8 @@ export const generationPlugin = fp(
       aiImages: Boolean(config.ai),
       aiVideo: Boolean(config.ai?.videoModel),
       ffmpeg: Boolean(ffmpeg),
+      comfyui: Boolean(config.comfyui),
+      routes: config.engineRoutes,
     };
     const events = new EventEmitter();
     events.setMaxListeners(0);

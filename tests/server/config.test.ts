@@ -50,3 +50,69 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
   });
 });
+
+describe('engines by env', () => {
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it('has no AI engine and no routes on a bare start', () => {
+    const config = loadConfig({});
+    expect(config.ai).toBeNull();
+    expect(config.comfyui).toBeNull();
+    expect(config.engineRoutes).toEqual({});
+  });
+
+  it('reads a ComfyUI server, its checkpoints, its deadline and the routes', () => {
+    const config = loadConfig({
+      COMFYUI_URL: 'http://gpu-box:8188/',
+      COMFYUI_TIMEOUT_MS: '90000',
+      COMFYUI_CHECKPOINT: 'realisticVision-inpainting.safetensors',
+      ENGINE_ROUTES: ' half_body=comfyui , FULL_BODY = ComfyUI,PRODUCT=comfyui',
+    });
+    expect(config.comfyui).toEqual({
+      baseUrl: 'http://gpu-box:8188',
+      timeoutMs: 90_000,
+      checkpoints: { modelPhoto: 'realisticVision-inpainting.safetensors', background: 'realisticVision-inpainting.safetensors' },
+      maxSide: 768,
+    });
+    expect(config.engineRoutes).toEqual({ HALF_BODY: 'comfyui', FULL_BODY: 'comfyui', PRODUCT: 'comfyui' });
+    expect(loadConfig({ COMFYUI_URL: 'http://gpu-box:8188', COMFYUI_BACKGROUND_CHECKPOINT: 'sdxl-inpaint.safetensors' }).comfyui?.checkpoints).toEqual({
+      modelPhoto: 'sd-v1-5-inpainting.ckpt',
+      background: 'sdxl-inpaint.safetensors',
+    });
+  });
+
+  it('refuses a route it cannot follow, naming ENGINE_ROUTES and what is wrong', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ ENGINE_ROUTES: 'HALF_BODY=comfyui' }, /HALF_BODY=comfyui, but COMFYUI_URL is not set/],
+      [{ ENGINE_ROUTES: 'FULL_BODY=remote' }, /FULL_BODY=remote, but AI_BASE_URL is not set/],
+      [{ ENGINE_ROUTES: 'HALF_BODY=studio' }, /the studio engine cannot make HALF_BODY/],
+      [{ COMFYUI_URL: 'http://gpu:8188', ENGINE_ROUTES: 'CREATIVE_VIDEO=comfyui' }, /the comfyui engine cannot make CREATIVE_VIDEO/],
+      [{ AI_BASE_URL: 'http://ai/v1', ENGINE_ROUTES: 'CREATIVE_VIDEO=remote' }, /AI_VIDEO_MODEL is not set/],
+      [{ COMFYUI_URL: 'http://gpu:8188', ENGINE_ROUTES: 'HALF_BODY=gpu' }, /"gpu" is not an engine/],
+      [{ COMFYUI_URL: 'http://gpu:8188', ENGINE_ROUTES: 'SHOES=comfyui' }, /"SHOES" is not a category/],
+      [{ COMFYUI_URL: 'http://gpu:8188', ENGINE_ROUTES: 'HALF_BODY=comfyui,HALF_BODY=comfyui' }, /HALF_BODY is routed twice/],
+      [{ COMFYUI_URL: 'http://gpu:8188', ENGINE_ROUTES: 'HALF_BODY:comfyui' }, /is not CATEGORY=engine/],
+    ];
+    for (const [env, message] of cases) {
+      const problems = problemsOf(env);
+      expect(problems, JSON.stringify(env)).toHaveLength(1);
+      expect(problems[0]!.variable).toBe('ENGINE_ROUTES');
+      expect(problems[0]!.message).toMatch(message);
+    }
+    expect(() => loadConfig({ COMFYUI_URL: 'http://gpu:8188', ENGINE_ROUTES: 'HALF_BODY=studio' })).toThrow(/ENGINE_ROUTES: the studio engine cannot make HALF_BODY/);
+  });
+
+  it('names a bad ComfyUI address or painting size', () => {
+    expect(problemsOf({ COMFYUI_URL: 'gpu-box:8188' }).map((p) => p.variable)).toEqual(['COMFYUI_URL']);
+    expect(problemsOf({ COMFYUI_URL: 'http://gpu:8188', COMFYUI_MAX_SIDE: '700' })).toEqual([{ variable: 'COMFYUI_MAX_SIDE', message: 'must be a multiple of 64' }]);
+    expect(problemsOf({ COMFYUI_URL: 'http://gpu:8188', COMFYUI_TIMEOUT_MS: '10' }).map((p) => p.variable)).toEqual(['COMFYUI_TIMEOUT_MS']);
+  });
+});
