@@ -19,6 +19,7 @@ import { JobRunner } from '../jobs/runner';
 import { studioEngine } from '../studio/engine';
 import { locateFfmpeg } from '../studio/video';
 import { remoteEngine } from '../content/remote';
+import { comfyuiEngine } from '../content/comfyui';
 import { taskFinishedMail } from '../mail/templates';
 
 export interface Generation {
@@ -128,7 +129,11 @@ export const generationPlugin = fp(
               ledger: app.ledger,
               storage: app.storage,
               log: app.log,
-              engines: () => ({ studio: studioEngine({ ffmpeg }), remote: config.ai ? remoteEngine(config.ai) : null }),
+              engines: () => ({
+                studio: studioEngine({ ffmpeg }),
+                remote: config.ai ? remoteEngine(config.ai) : null,
+                comfyui: config.comfyui ? comfyuiEngine(config.comfyui, app.log) : null,
+              }),
               ffmpeg,
               finished: (task) => void announce(task).catch((error: unknown) => app.log.error({ err: error }, 'announcing a task failed')),
             }),
