@@ -117,3 +117,63 @@ export function parseHex(value: string): Rgb | null {
   const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value);
   return match ? [parseInt(match[1]!, 16), parseInt(match[2]!, 16), parseInt(match[3]!, 16)] : null;
 }
+
+/** CIE L*a*b* (D65, 2°) of an sRGB colour: the space the ΔE formulas below are defined in. */
+export function rgbToCieLab([r, g, b]: Rgb): Lab {
+  const [lr, lg, lb] = [toLinear(r), toLinear(g), toLinear(b)];
+  const x = (0.4123907993 * lr + 0.3575843394 * lg + 0.1804807884 * lb) / 0.95047;
+  const y = 0.2126390059 * lr + 0.7151686788 * lg + 0.0721923154 * lb;
+  const z = (0.0193308187 * lr + 0.1191947798 * lg + 0.9505321522 * lb) / 1.08883;
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  const [fx, fy, fz] = [f(x), f(y), f(z)];
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+/** CIE76 colour difference: the Euclidean distance in CIE L*a*b*. */
+export function deltaE76(a: Lab, b: Lab): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+/**
+ * CIEDE2000 colour difference between two CIE L*a*b* colours (kL = kC = kH = 1), after Sharma,
+ * Wu and Dalal's notes: about 1 is a difference an observer just notices side by side.
+ */
+export function deltaE2000([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
+  const rad = Math.PI / 180;
+  const C1 = Math.hypot(a1, b1);
+  const C2 = Math.hypot(a2, b2);
+  const Cm7 = ((C1 + C2) / 2) ** 7;
+  const G = 0.5 * (1 - Math.sqrt(Cm7 / (Cm7 + 25 ** 7)));
+  const ap1 = (1 + G) * a1;
+  const ap2 = (1 + G) * a2;
+  const Cp1 = Math.hypot(ap1, b1);
+  const Cp2 = Math.hypot(ap2, b2);
+  const hue = (b: number, ap: number) => (b === 0 && ap === 0 ? 0 : (Math.atan2(b, ap) / rad + 360) % 360);
+  const hp1 = hue(b1, ap1);
+  const hp2 = hue(b2, ap2);
+  const dL = L2 - L1;
+  const dC = Cp2 - Cp1;
+  let dh = 0;
+  if (Cp1 * Cp2 !== 0) {
+    dh = hp2 - hp1;
+    if (dh > 180) dh -= 360;
+    else if (dh < -180) dh += 360;
+  }
+  const dH = 2 * Math.sqrt(Cp1 * Cp2) * Math.sin((dh / 2) * rad);
+  const Lm = (L1 + L2) / 2;
+  const Cm = (Cp1 + Cp2) / 2;
+  let hm = hp1 + hp2;
+  if (Cp1 * Cp2 !== 0) {
+    if (Math.abs(hp1 - hp2) <= 180) hm = (hp1 + hp2) / 2;
+    else hm = hp1 + hp2 < 360 ? (hp1 + hp2 + 360) / 2 : (hp1 + hp2 - 360) / 2;
+  }
+  const T = 1 - 0.17 * Math.cos((hm - 30) * rad) + 0.24 * Math.cos(2 * hm * rad) + 0.32 * Math.cos((3 * hm + 6) * rad) - 0.2 * Math.cos((4 * hm - 63) * rad);
+  const dTheta = 30 * Math.exp(-(((hm - 275) / 25) ** 2));
+  const Cm7p = Cm ** 7;
+  const RC = 2 * Math.sqrt(Cm7p / (Cm7p + 25 ** 7));
+  const SL = 1 + (0.015 * (Lm - 50) ** 2) / Math.sqrt(20 + (Lm - 50) ** 2);
+  const SC = 1 + 0.045 * Cm;
+  const SH = 1 + 0.015 * Cm * T;
+  const RT = -Math.sin(2 * dTheta * rad) * RC;
+  return Math.sqrt((dL / SL) ** 2 + (dC / SC) ** 2 + (dH / SH) ** 2 + RT * (dC / SC) * (dH / SH));
+}

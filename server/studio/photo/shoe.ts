@@ -1,0 +1,73 @@
+// The shoe as a layer for a scene. The cut-out is prepared once, at its own resolution (at most
+// PREPARED_SIDE), and remembered for as long as the cut-out lives: its outline cleaned
+// (fringe.ts) and its colour balanced (balance.ts). Each scene then only scales it to its place
+// (Lanczos, in sharp), and turns or mirrors it when asked.
+import { loadSharp } from '../../lib/sharp';
+import type { Cutout } from '../segment';
+import { balanceShoe } from './balance';
+import { defringe } from './fringe';
+import type { Layer } from './layer';
+import type { Size } from './raster';
+
+/** No scene shows a shoe larger than this; bigger cut-outs are prepared at this size. */
+const PREPARED_SIDE = 2048;
+
+/** The size the cut-out takes to fit inside `box`, keeping its shape. */
+export function fittedSize(cutout: Pick<Cutout, 'width' | 'height'>, box: Size): Size {
+  const scale = Math.min(box.width / cutout.width, box.height / cutout.height);
+  return { width: Math.max(1, Math.round(cutout.width * scale)), height: Math.max(1, Math.round(cutout.height * scale)) };
+}
+
+interface Prepared extends Size {
+  rgba: Buffer;
+  deltaE: number;
+}
+
+const prepared = new WeakMap<Cutout, Promise<Prepared>>();
+
+async function prepare(cutout: Cutout): Promise<Prepared> {
+  const sharp = await loadSharp();
+  let image = sharp(cutout.png);
+  if (Math.max(cutout.width, cutout.height) > PREPARED_SIDE) image = image.resize(PREPARED_SIDE, PREPARED_SIDE, { fit: 'inside', kernel: 'lanczos3' });
+  const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const rgba = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  // The photo's background lingers a pixel or two along the outline.
+  defringe(rgba, info.width, info.height, 2);
+  const balanced = balanceShoe(rgba, info.width, info.height, cutout.gains);
+  return { rgba: Buffer.from(balanced.rgba.buffer, balanced.rgba.byteOffset, balanced.rgba.length), width: info.width, height: info.height, deltaE: balanced.deltaE };
+}
+
+/** The cut-out cleaned and balanced, made once per cut-out. */
+export function preparedShoe(cutout: Cutout): Promise<Prepared> {
+  let pending = prepared.get(cutout);
+  if (!pending) {
+    pending = prepare(cutout);
+    prepared.set(cutout, pending);
+  }
+  return pending;
+}
+
+export interface ShoeLayer extends Layer {
+  /** CIEDE2000 difference of its mean colour from the photo's. */
+  deltaE: number;
+}
+
+/**
+ * The shoe fitted inside `box`, turned by `angle` degrees (clockwise) when asked, and mirrored
+ * when `mirror` (the other shoe of the pair). Placed at (0, 0); the caller moves it.
+ */
+export async function shoeLayer(cutout: Cutout, box: Size, options: { angle?: number; mirror?: boolean } = {}): Promise<ShoeLayer> {
+  const sharp = await loadSharp();
+  const shoe = await preparedShoe(cutout);
+  const size = fittedSize(shoe, box);
+  let image = sharp(shoe.rgba, { raw: { width: shoe.width, height: shoe.height, channels: 4 } }).resize(size.width, size.height, { kernel: 'lanczos3', fit: 'fill' });
+  if (options.mirror) image = image.flop();
+  let { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  if (options.angle) {
+    ({ data, info } = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+      .rotate(options.angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+      .raw()
+      .toBuffer({ resolveWithObject: true }));
+  }
+  return { rgba: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, left: 0, top: 0, deltaE: shoe.deltaE };
+}
