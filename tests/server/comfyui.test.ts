@@ -162,7 +162,7 @@ describe('pictures made on ComfyUI', () => {
     const seller = await signedInSeller(t, 'comfyhalf');
     const photos = await uploadViews(t, seller.token);
     const before = await balance(t, seller);
-    const uploadsBefore = fake.inputs.size;
+    const earlier = new Set(fake.prompts.keys());
     const task = await waitForTask(t, seller, (await generate(t, seller, [person('HALF_BODY', 'SIMPLE')], photos)).id);
     expect(task.status, JSON.stringify(task.outputs)).toBe('completed');
     expect(task.result).toHaveLength(1);
@@ -173,7 +173,8 @@ describe('pictures made on ComfyUI', () => {
     await expectBalanced(t, seller);
 
     // The prompt ComfyUI ran: the model-photo template, from this server's client, with the shoe it was sent.
-    const [id] = promptsAbout('half-body');
+    const [id, ...more] = [...fake.prompts.keys()].filter((key) => !earlier.has(key));
+    expect(more).toEqual([]);
     const sent = fake.prompts.get(id!)!;
     expect(sent.clientId).toMatch(/^[0-9a-f-]{36}$/);
     const classes = Object.values(sent.prompt).map((node) => node.class_type);
@@ -204,10 +205,13 @@ describe('pictures made on ComfyUI', () => {
     expect(fake.seen.some((line) => line.startsWith('GET /view?filename=model-photo_') && line.includes('type=output'))).toBe(true);
 
     // The same photos again: the upload replaces its file instead of adding one.
-    expect(fake.inputs.size).toBe(uploadsBefore + 1);
+    const uploads = fake.inputs.size;
+    const posted = () => fake.seen.filter((line) => line === 'POST /upload/image').length;
+    const postedBefore = posted();
     const again = await waitForTask(t, seller, (await generate(t, seller, [person('HALF_BODY', 'SIMPLE')], photos)).id);
     expect(again.status).toBe('completed');
-    expect(fake.inputs.size).toBe(uploadsBefore + 1);
+    expect(fake.inputs.size).toBe(uploads);
+    expect(posted()).toBe(postedBefore + 1);
   }, 120_000);
 
   it("paints a custom scene around the shoe and keeps the shoe's pixels as photographed", async () => {
