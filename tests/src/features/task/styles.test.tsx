@@ -45,7 +45,10 @@ function offer(category: CategoryOffer['category'], extra: Partial<CategoryOffer
 
 const OFFERS: CategoryOffer[] = [
   offer('HALF_BODY', { content_module: 'REAL_PERSON_IMAGE', available: false, reason: NO_AI }),
-  offer('PRODUCT', { price: 3 }),
+  offer('PRODUCT', {
+    price: 3,
+    sub_options: (['STUDIO', 'WB_OZON', 'AMAZON'] as const).map((value) => ({ value, available: true, reason: null })),
+  }),
   offer('PRODUCT2'),
   offer('POSTER', { custom: { available: true, reason: null } }),
   offer('CREATIVE_VIDEO', {
@@ -91,7 +94,11 @@ describe('page 2', () => {
     expect(screen.getByTestId('category-PRODUCT').textContent).toContain('3 tokens per angle');
     await user.click(card('PRODUCT'));
     await user.click(card('PRODUCT2'));
-    expect(last.categories).toEqual({ PRODUCT: [], PRODUCT2: [] });
+    expect(last.categories).toEqual({ PRODUCT: ['STUDIO'], PRODUCT2: [] });
+    // Product shots come in looks; Amazon's is added to the studio one.
+    const looks = within(screen.getByTestId('category-PRODUCT')).getByRole('group', { name: 'Look' });
+    await user.click(within(looks).getByRole('checkbox', { name: 'Amazon, white' }));
+    expect(last.categories).toEqual({ PRODUCT: ['STUDIO', 'AMAZON'], PRODUCT2: [] });
 
     const prompt = screen.getByLabelText('Scene description') as HTMLTextAreaElement;
     expect(prompt.disabled).toBe(true);
