@@ -105,13 +105,15 @@ export async function litShoe(cutout: Cutout, fit: { width: number; height: numb
     for (let i = 0; i < w * h; i += 1) out[i * 4 + 3] = mask[i]!;
     return out;
   };
-  const spread = await drawn(
-    `<defs><radialGradient id="s"><stop offset="0" stop-color="#000" stop-opacity="${floor.spread}"/><stop offset="0.6" stop-color="#000" stop-opacity="${floor.spread * 0.35}"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient></defs>
-     <ellipse cx="${canvasWidth / 2}" cy="${sole}" rx="${width * 0.62}" ry="${Math.max(12, height * 0.12)}" fill="url(#s)"/>`,
-    canvasWidth,
-    canvasHeight,
-    0.5,
-  );
+  // The wide, faint spread: an elliptical Gaussian under the shoe.
+  const spread = Buffer.alloc(canvasWidth * canvasHeight * 4);
+  const rx = width * 0.62;
+  const ry = Math.max(12, height * 0.12);
+  const across = Float32Array.from({ length: canvasWidth }, (_, x) => Math.exp(-2.2 * ((x - canvasWidth / 2) / rx) ** 2));
+  for (let y = Math.max(0, Math.floor(sole - ry * 2)); y < Math.min(canvasHeight, Math.ceil(sole + ry * 2)); y += 1) {
+    const down = floor.spread * 255 * Math.exp(-2.2 * ((y - sole) / ry) ** 2);
+    for (let x = 0; x < canvasWidth; x += 1) spread[(y * canvasWidth + x) * 4 + 3] = Math.round(down * across[x]!);
+  }
   layers.push({ input: spread, left: 0, top: 0, raw: { width: canvasWidth, height: canvasHeight, channels: 4 } });
   layers.push({
     input: shadowRgba(contact, width + 48, contactHeight + 48),

@@ -5,6 +5,9 @@ import type { Rgb } from '../../../contract/colour';
 import type { Still } from './film';
 import { css, drawn, grained, mottle, random } from './raster';
 
+/** How much of its size art blurred by `sigma` px needs drawing at: librsvg's blurs cost by the pixel. */
+const detailFor = (sigma: number) => (sigma >= 8 ? 0.25 : sigma >= 2 ? 0.5 : 1);
+
 const blurFilter = (id: string, sigma: number) => (sigma > 0 ? `<filter id="${id}" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="${sigma}"/></filter>` : '');
 const filtered = (id: string, sigma: number) => (sigma > 0 ? ` filter="url(#${id})"` : '');
 
@@ -93,7 +96,7 @@ export async function foliage(width: number, height: number, options: { count: n
     leaves.push(`<path d="M${base.x} ${base.y} Q ${(base.x + cx) / 2 + (next() - 0.5) * 40} ${(base.y + cy) / 2} ${cx} ${cy + length / 2}" stroke="${css(dark)}" stroke-width="${Math.max(2, width * 0.008)}" fill="none"/>`);
     leaves.push(leafPath(cx, cy, length, length * (0.28 + next() * 0.14), angle + (next() - 0.5) * 30, [light, dark], `l${i}`));
   }
-  return sprite(`<defs>${blurFilter('f', options.blur)}</defs><g${filtered('f', options.blur)}>${leaves.join('')}</g>`, width, height, { detail: options.blur > 4 ? 0.5 : 1, texture: 0.08, grain: 2, seed: options.seed });
+  return sprite(`<defs>${blurFilter('f', options.blur)}</defs><g${filtered('f', options.blur)}>${leaves.join('')}</g>`, width, height, { detail: detailFor(options.blur), texture: 0.08, grain: 2, seed: options.seed });
 }
 
 /** A leaf turning over as it falls: `frames` square frames down a strip, one rotation in all. */
@@ -132,7 +135,7 @@ export async function crystals(width: number, height: number, options: { count: 
   }
   const svg = `<defs>${blurFilter('f', options.blur)}<radialGradient id="g" cx="0.5" cy="1" r="0.8"><stop offset="0" stop-color="${css(options.glow)}" stop-opacity="0.45"/><stop offset="1" stop-color="${css(options.glow)}" stop-opacity="0"/></radialGradient></defs>
     <rect width="${width}" height="${height}" fill="url(#g)"/><g${filtered('f', options.blur)}>${shapes.join('')}</g>`;
-  return { still: await sprite(svg, width, height, { grain: 2, seed: options.seed }), tips };
+  return { still: await sprite(svg, width, height, { detail: detailFor(options.blur), grain: 2, seed: options.seed }), tips };
 }
 
 /** A row of miniature buildings on a `width` px strip, `height` px tall: lit faces, windows, trees. */

@@ -32,10 +32,10 @@ export const barbie: Scene = {
          <circle cx="${ring.cx}" cy="${ring.cy}" r="${ring.r}" fill="none" stroke="#FFE3F1" stroke-width="16" filter="url(#c)"/>`,
         pw,
         ph,
-        0.5,
+        0.25,
       ),
       glintStrip(110, 14, [255, 210, 235]),
-      field({ width: W, height: 1500, periodX: 700, periodY: 1000, count: 110, radius: [1.5, 3.5], stretch: [1, 1.4], angle: 1.2, colours: [[255, 255, 255], [255, 200, 230], [255, 230, 160]], opacity: [0.5, 1], seed: 102, halo: 0.6 }),
+      field({ width: W, height: 1500, periodX: 540, periodY: 700, count: 80, radius: [1.5, 3.5], stretch: [1, 1.4], angle: 1.2, colours: [[255, 255, 255], [255, 200, 230], [255, 230, 160]], opacity: [0.5, 1], seed: 102, halo: 0.6 }),
     ]);
 
     const sky = canvas(pw, ph);

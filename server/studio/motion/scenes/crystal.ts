@@ -32,7 +32,7 @@ export const crystal: Scene = {
       crystals(520, 900, { count: 5, tint: [140, 180, 250], glow: [120, 170, 255], blur: 0.6, seed: 54 }),
       crystals(700, 900, { count: 4, tint: [190, 160, 255], glow: [170, 140, 255], blur: 14, seed: 55 }),
       glintStrip(120, 14, [200, 220, 255]),
-      field({ width: W, height: 1400, periodX: 700, periodY: 900, count: 80, radius: [1.5, 4], stretch: [1, 1.2], angle: 0, colours: [[230, 220, 255], [190, 230, 255]], opacity: [0.4, 1], seed: 56, halo: 1 }),
+      field({ width: W, height: 1400, periodX: 540, periodY: 600, count: 55, radius: [1.5, 4], stretch: [1, 1.2], angle: 0, colours: [[230, 220, 255], [190, 230, 255]], opacity: [0.4, 1], seed: 56, halo: 1 }),
     ]);
     const ground = floor({ width: W + 200, height: 820, far: [58, 40, 110], near: [14, 10, 34], melt: 90, sheen: 0.35, grain: 2.5, seed: 57 });
     const soleY = 1280;

@@ -37,12 +37,13 @@ async function range(r: Range, width: number, height: number): Promise<Buffer> {
   const pixels = await drawn(
     `<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="rgb(${r.crest.join(',')})"/><stop offset="1" stop-color="rgb(${r.foot.join(',')})"/></linearGradient>
       <linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#F4F8FF" stop-opacity="${r.snow}"/><stop offset="1" stop-color="#F4F8FF" stop-opacity="0"/></linearGradient>
-      <clipPath id="c"><path d="${ridgePath(line, step, height)}"/></clipPath>
-      <filter id="b"><feGaussianBlur stdDeviation="${(1 - r.depth) * 2}"/></filter></defs>
-     <g filter="url(#b)"><path d="${ridgePath(line, step, height)}" fill="url(#g)"/>
+      <clipPath id="c"><path d="${ridgePath(line, step, height)}"/></clipPath></defs>
+     <g><path d="${ridgePath(line, step, height)}" fill="url(#g)"/>
        ${r.snow ? `<rect x="0" y="${top}" width="${width}" height="${snowLine - top}" fill="url(#s)" clip-path="url(#c)"/>` : ''}</g>`,
     width,
     height,
+    // The farther ranges are softened by the air: drawn at half size, they need no blur.
+    r.depth < 0.6 ? 0.5 : 1,
   );
   // Rock and scree: the light is broken up across the slopes.
   mottle(pixels, width, height, { scale: 36, strength: 0.1, seed: r.seed, stretch: 0.5 });

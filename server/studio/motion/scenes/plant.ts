@@ -37,8 +37,8 @@ export const plant: Scene = {
       foliage(1000, 1200, { count: 8, colours: [[120, 176, 86], [34, 90, 40]], blur: 6, seed: 44, fromRight: true }),
       foliage(1000, 900, { count: 6, colours: [[70, 120, 56], [16, 44, 20]], blur: 16, seed: 45, fromRight: true }),
       Promise.resolve(floor({ width: W + 200, height: 1920 + 120 - 1050, far: [96, 112, 70], near: [58, 70, 44], melt: 80, mottle: 0.45, grain: 3, seed: 46 })),
-      field({ width: W, height: 1500, periodX: 700, periodY: 900, count: 90, radius: [2, 6], stretch: [1, 1.3], angle: 0, colours: [[255, 246, 190], [230, 255, 200]], opacity: [0.35, 0.9], seed: 47, halo: 1 }),
-      tumblingLeaf(150, 16, [[150, 196, 90], [60, 120, 40]], 1.5),
+      field({ width: W, height: 1500, periodX: 540, periodY: 600, count: 60, radius: [2, 6], stretch: [1, 1.3], angle: 0, colours: [[255, 246, 190], [230, 255, 200]], opacity: [0.35, 0.9], seed: 47, halo: 1 }),
+      tumblingLeaf(150, 16, [[150, 196, 90], [60, 120, 40]], 0),
     ]);
 
     const look: ShoeLook = {
