@@ -66,7 +66,7 @@ export function studioEngine(options: StudioOptions): Engine {
       try {
         switch (request.category) {
           case 'PRODUCT':
-            return await productShot(await cutoutOf(photos, request.view ?? photos.views[0]!));
+            return await productShot(await cutoutOf(photos, request.view ?? photos.views[0]!), request.preset);
           case 'PRODUCT2':
             return await multiAngleCard(await all(photos), request.locale);
           case 'POSTER':

@@ -1,16 +1,30 @@
-// The studio engine's compositions (DESIGN §4 Engines), drawn from the shoe's cut-outs with
-// sharp: product shots for marketplaces, a multi-angle card, a poster, a flat-lay still life and
-// an outfit colour card. Type is set in the fonts shipped in ./fonts, so every machine draws the
-// same letters. Nothing here draws a person.
+// The studio engine's compositions (DESIGN §4 Engines), photographed rather than drawn: each is a
+// scene lit by one light (photo/light.ts) — a seamless sweep or a surface seen from above, props
+// shaded as solids, the shoe balanced to the scene with its contact shadow — finished with grain
+// and set in type. Product shots for marketplaces, a multi-angle card, a poster, a flat-lay still
+// life and an outfit colour card. Type is set in the fonts shipped in ./fonts, so every machine
+// draws the same letters. Nothing here draws a person or a garment.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OverlayOptions, Sharp } from 'sharp';
+import type { OverlayOptions } from 'sharp';
 import type { Locale } from '../../contract/locales';
-import type { ShoeView } from '../../contract/enums';
+import type { ProductPreset, ShoeView } from '../../contract/enums';
 import { loadSharp } from '../lib/sharp';
 import type { Cutout } from './segment';
-import { colourName, dominantColours, hex, inkOn, mainColour, outfitPalette, rgbToOklab, oklabToRgb, type Rgb } from './palette';
+import { colourName, dominantColours, flatLaySurface, hex, inkOn, mainColour, outfitPalette, rgbToOklab, oklabToRgb, studioTint, type Rgb } from './palette';
 import { studioCopy, viewLabel } from './copy';
+import { sweep, type SweepOptions } from './photo/backdrop';
+import { encodeJpeg } from './photo/encode';
+import { toCanvas } from './photo/grain';
+import { clipOcclusion, lay, layCanvas, meanOver, roundedRect, shadeCanvas, type Layer } from './photo/layer';
+import { STUDIO_KEY, TABLE_KEY } from './photo/light';
+import { flatPlate, sweepPlate } from './photo/plates';
+import { drawFloorProps, drawTableProps, ellipseDistance, podiumTop, type FloorProp, type TableProp } from './photo/props';
+import type { Canvas, Region, Size } from './photo/raster';
+import { reflect, type ReflectionOptions } from './photo/reflection';
+import { cardShadow, floorShadow, tableShadow, type FloorShadowOptions } from './photo/shadow';
+import { fittedSize, shoeLayer } from './photo/shoe';
+import { surface } from './photo/surfaces';
 
 export interface Rendered {
   bytes: Buffer;
@@ -26,19 +40,27 @@ export interface ViewCutout {
   cutout: Cutout;
 }
 
-/** Marketplace product shots: 3:4 at 1200×1600 (Wildberries and Ozon ask for 3:4 of at least 900×1200). */
-export const PRODUCT_SIZE = { width: 1200, height: 1600 } as const;
-/** The shoe fills this share of the frame's width or height (marketplaces ask for at least 85 %). */
+/** PRODUCT's frame in each look: 3:4 for the studio and for Wildberries and Ozon (≥ 900×1200), 1:1 for Amazon. */
+export const PRODUCT_SIZES: Record<ProductPreset, Size> = {
+  STUDIO: { width: 1200, height: 1600 },
+  WB_OZON: { width: 1200, height: 1600 },
+  AMAZON: { width: 2000, height: 2000 },
+};
+/** The studio look's frame, which the remote engines' product shots are also brought to. */
+export const PRODUCT_SIZE = PRODUCT_SIZES.STUDIO;
+/** Amazon: the shoe fills this share of the frame's width or height (Amazon asks for at least 85 %). */
 export const PRODUCT_FILL = 0.88;
 export const CARD_SIZE = { width: 1600, height: 1600 } as const;
 export const POSTER_SIZE = { width: 1200, height: 1600 } as const;
 export const STILL_LIFE_SIZE = { width: 1600, height: 1600 } as const;
 export const COLOUR_CARD_SIZE = { width: 1200, height: 1600 } as const;
 
+/** How much a step away from the camera shortens on a studio floor: the camera looks down a little. */
+const FLOOR_DEPTH = 0.3;
+
 const FONTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fonts');
 const FONT_FILE = { regular: path.join(FONTS, 'DejaVuSans.ttf'), bold: path.join(FONTS, 'DejaVuSans-Bold.ttf') };
 
-const css = (rgb: Rgb, alpha = 1) => `rgba(${rgb[0]},${rgb[1]},${rgb[2]},${alpha})`;
 const escapeMarkup = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 interface Placed {
@@ -71,110 +93,132 @@ async function typeset(
   return { input: data, width: info.width, height: info.height };
 }
 
-/** The cut-out scaled to fit inside `box` (keeping its shape), optionally turned. */
-async function fitted(cutout: Cutout, box: { width: number; height: number }, angle = 0): Promise<Placed> {
-  const sharp = await loadSharp();
-  const scale = Math.min(box.width / cutout.width, box.height / cutout.height);
-  const width = Math.max(1, Math.round(cutout.width * scale));
-  const height = Math.max(1, Math.round(cutout.height * scale));
-  let image: Sharp = sharp(cutout.png).resize(width, height, { kernel: 'lanczos3' });
-  if (angle) image = sharp(await image.png().toBuffer()).rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } });
-  const { data, info } = await image.png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-  return { input: data, width: info.width, height: info.height };
+const jpeg = async (canvas: Canvas, overlays: OverlayOptions[] = []): Promise<Rendered> => ({
+  bytes: await encodeJpeg(canvas, overlays),
+  fileType: 'image/jpeg',
+  width: canvas.width,
+  height: canvas.height,
+});
+
+/** A shoe layer moved so its box's top-left corner is at (left, top). */
+const placed = <T extends Layer>(layer: T, left: number, top: number): T => ({ ...layer, left: Math.round(left), top: Math.round(top) });
+
+/** Stands a shoe on a floor: its contact (and cast) shadow, an optional reflection, then the shoe. */
+function standOn(canvas: Canvas, shoe: Layer, shadow: Omit<FloorShadowOptions, 'light'>, options: { reflection?: ReflectionOptions; clip?: (x: number, y: number) => number } = {}): void {
+  let occlusion = floorShadow(shoe, { light: STUDIO_KEY, ...shadow });
+  if (options.clip) occlusion = clipOcclusion(occlusion, options.clip);
+  shadeCanvas(canvas, occlusion);
+  if (options.reflection) reflect(canvas, shoe, options.reflection);
+  lay(canvas, shoe);
 }
 
-/** A soft elliptical shadow under a shoe whose bottom edge is at (cx, baseY). */
-function contactShadow(canvas: { width: number; height: number }, cx: number, baseY: number, shoeWidth: number, strength = 0.38): OverlayOptions {
-  const rx = shoeWidth * 0.47;
-  const ry = Math.max(6, shoeWidth * 0.035);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${canvas.width}" height="${canvas.height}">
-    <defs><filter id="s" x="-50%" y="-200%" width="200%" height="500%"><feGaussianBlur stdDeviation="${(ry * 0.7).toFixed(1)}"/></filter></defs>
-    <ellipse cx="${cx}" cy="${baseY - ry * 0.3}" rx="${rx}" ry="${ry}" fill="black" fill-opacity="${strength}" filter="url(#s)"/>
-    <ellipse cx="${cx}" cy="${baseY - ry * 0.2}" rx="${rx * 0.8}" ry="${ry * 0.35}" fill="black" fill-opacity="${strength * 0.8}" filter="url(#s)"/>
-  </svg>`;
-  return { input: Buffer.from(svg), left: 0, top: 0 };
+/** Lays a shoe on a table seen from above: its outline's contact shadow and its drop shadow, then the shoe. */
+function layOnTable(canvas: Canvas, shoe: Layer, lift: number): void {
+  shadeCanvas(canvas, tableShadow(shoe, { light: TABLE_KEY, height: lift, contact: 0.45, drop: 0.4 }));
+  lay(canvas, shoe);
 }
 
-/** The shoe's silhouette, blurred and offset: a drop shadow for a flat-lay seen from above. */
-async function dropShadow(placed: Placed, blur: number, opacity: number): Promise<Buffer> {
-  const sharp = await loadSharp();
-  const pad = Math.ceil(blur * 3);
-  const alpha = await sharp(placed.input).extractChannel(3).linear(opacity, 0).toBuffer();
-  return sharp({ create: { width: placed.width, height: placed.height, channels: 3, background: { r: 20, g: 16, b: 12 } } })
-    .joinChannel(alpha)
-    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: 0, g: 0, b: 0, alpha: 0 } })
-    .blur(blur)
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+// ——— PRODUCT ———
+
+interface ProductLook {
+  /** The box the shoe is fitted into, as shares of the frame. */
+  fit: { width: number; height: number };
+  /** Where the bottom of the shoe stands (share of the height); null centres the shoe. */
+  ground: number | null;
+  shadow: Omit<FloorShadowOptions, 'light'>;
+  reflection: ReflectionOptions | null;
 }
 
-async function finish(base: Sharp, size: { width: number; height: number }, layers: OverlayOptions[]): Promise<Rendered> {
-  const bytes = await base.composite(layers).flatten({ background: '#ffffff' }).jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer();
-  return { bytes, fileType: 'image/jpeg', ...size };
+const PRODUCT_LOOKS: Record<ProductPreset, ProductLook> = {
+  // A photographic shot: air around the shoe, its own tint on the sweep, a glossy floor.
+  STUDIO: {
+    fit: { width: 0.8, height: 0.56 },
+    ground: 0.7,
+    shadow: { depth: FLOOR_DEPTH, contact: 0.75, ambient: 0.5, cast: 0.18 },
+    reflection: { strength: 0.2, reach: 0.32, blur: 2 },
+  },
+  // A marketplace card: large and centred inside safe margins, a light neutral sweep.
+  WB_OZON: {
+    fit: { width: 0.86, height: 0.8 },
+    ground: null,
+    shadow: { depth: FLOOR_DEPTH, contact: 0.7, ambient: 0.42, cast: 0 },
+    reflection: null,
+  },
+  // Amazon's main image: pure white around the product and a very light shadow under it.
+  AMAZON: {
+    fit: { width: PRODUCT_FILL, height: PRODUCT_FILL },
+    ground: null,
+    shadow: { depth: 0.25, contact: 0.45, ambient: 0.15, cast: 0 },
+    reflection: null,
+  },
+};
+
+/** Where the shoe goes in a product shot of `preset` (the layer's box on the frame). */
+export function productPlacement(cutout: Pick<Cutout, 'width' | 'height'>, preset: ProductPreset = 'STUDIO'): Region {
+  const size = PRODUCT_SIZES[preset];
+  const look = PRODUCT_LOOKS[preset];
+  const shoe = fittedSize(cutout, { width: size.width * look.fit.width, height: size.height * look.fit.height });
+  const left = Math.round((size.width - shoe.width) / 2);
+  const top = look.ground === null ? Math.round((size.height - shoe.height) / 2) : Math.round(size.height * look.ground - shoe.height);
+  return { left, top, ...shoe };
 }
 
-function studioBackground(size: { width: number; height: number }, white: boolean): Buffer {
-  const stops = white ? ['#FFFFFF', '#FFFFFF'] : ['#FFFFFF', '#ECEBE8'];
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">
-    <defs><radialGradient id="g" cx="50%" cy="42%" r="75%"><stop offset="0" stop-color="${stops[0]}"/><stop offset="1" stop-color="${stops[1]}"/></radialGradient></defs>
-    <rect width="100%" height="100%" fill="url(#g)"/></svg>`);
+/** A sweep whose floor begins a little behind `ground` (share of the height), rounded so shots of one look share a plate. */
+function sweepFor(ground: number, colour: Rgb, strong: boolean): SweepOptions {
+  const curveBottom = Math.max(0.3, Math.round((ground - 0.1) * 50) / 50);
+  return {
+    colour,
+    light: STUDIO_KEY,
+    curveTop: curveBottom - 0.26,
+    curveBottom,
+    hotspot: [0.3, 0.28],
+    falloff: strong ? 0.55 : 0.22,
+    vignette: strong ? 0.32 : 0.12,
+  };
 }
+
+/** The colour that characterises a shoe layer (its largest coloured cluster). */
+const mainOf = (shoe: Layer) => mainColour(dominantColours(shoe.rgba, 4, 1500));
 
 /**
- * PRODUCT: one view on a white (or soft studio) background with a contact shadow, the shoe
- * filling 88 % of the frame's width or height and centred.
+ * PRODUCT: one view in one of three looks — STUDIO, a photographic shot on a sweep tinted to the
+ * shoe, with its contact shadow, a soft cast shadow and a faint reflection; WB_OZON, the shoe
+ * large and centred on a light neutral sweep; AMAZON, the shoe filling 88 % of a pure white square
+ * with a very light contact shadow.
  */
-export async function productShot(cutout: Cutout, options: { white?: boolean } = {}): Promise<Rendered> {
-  const sharp = await loadSharp();
-  const size = PRODUCT_SIZE;
-  const shoe = await fitted(cutout, { width: size.width * PRODUCT_FILL, height: size.height * PRODUCT_FILL });
-  const left = Math.round((size.width - shoe.width) / 2);
-  const top = Math.round((size.height - shoe.height) / 2);
-  return finish(sharp(studioBackground(size, options.white ?? false)), size, [
-    contactShadow(size, size.width / 2, top + shoe.height, shoe.width),
-    { input: shoe.input, left, top },
-  ]);
+export async function productShot(cutout: Cutout, preset: ProductPreset | null = null): Promise<Rendered> {
+  const look = preset ?? 'STUDIO';
+  const size = PRODUCT_SIZES[look];
+  const style = PRODUCT_LOOKS[look];
+  const place = productPlacement(cutout, look);
+  const shoe = placed(await shoeLayer(cutout, place), place.left, place.top);
+  const ground = (place.top + place.height) / size.height;
+  let canvas: Canvas;
+  if (look === 'AMAZON') canvas = flatPlate(size, [255, 255, 255]);
+  else if (look === 'WB_OZON') canvas = sweepPlate(size, sweepFor(ground, [244, 244, 242], false));
+  else canvas = sweepPlate(size, sweepFor(ground, studioTint(mainOf(shoe)), true));
+  standOn(canvas, shoe, style.shadow, {
+    ...(style.reflection ? { reflection: style.reflection } : {}),
+    // Amazon's white must stay white: the shadow fades out well inside the frame's edge.
+    ...(look === 'AMAZON' ? { clip: insideFrame(size, size.width * 0.03, size.width * 0.02) } : {}),
+  });
+  return jpeg(canvas);
 }
+
+/** 1 inside the frame less `margin`, falling to 0 over `fade` px towards the edge. */
+function insideFrame(size: Size, margin: number, fade: number) {
+  return (x: number, y: number) => {
+    const edge = Math.min(x, y, size.width - x, size.height - y) - margin;
+    return edge <= 0 ? 0 : edge >= fade ? 1 : edge / fade;
+  };
+}
+
+// ——— Shared by the cards ———
 
 /** The view that shows a shoe best first: three-quarter, then the sides. */
 function heroFirst(views: readonly ViewCutout[]): ViewCutout[] {
   const order: ShoeView[] = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom', 'optional1', 'optional2'];
   return [...views].sort((a, b) => order.indexOf(a.view) - order.indexOf(b.view));
-}
-
-/** PRODUCT2: one card of every view — the best one large, the others in labelled tiles below. */
-export async function multiAngleCard(views: readonly ViewCutout[], locale: Locale): Promise<Rendered> {
-  const sharp = await loadSharp();
-  const size = CARD_SIZE;
-  const [hero, ...others] = heroFirst(views);
-  if (!hero) throw new Error('a card needs at least one view');
-  const layers: OverlayOptions[] = [];
-  const heroShoe = await fitted(hero.cutout, { width: 1300, height: 760 });
-  const heroLeft = Math.round((size.width - heroShoe.width) / 2);
-  const heroTop = Math.round(100 + (760 - heroShoe.height) / 2);
-  layers.push(contactShadow(size, size.width / 2, heroTop + heroShoe.height, heroShoe.width), { input: heroShoe.input, left: heroLeft, top: heroTop });
-
-  const columns = Math.min(4, Math.max(1, others.length));
-  const rows = Math.ceil(others.length / columns);
-  const gap = 24;
-  const margin = 60;
-  const tileWidth = Math.floor((size.width - margin * 2 - gap * (columns - 1)) / columns);
-  const areaTop = 940;
-  const tileHeight = Math.floor((size.height - areaTop - margin - gap * (rows - 1)) / Math.max(1, rows));
-  const tiles: string[] = [];
-  for (const [i, item] of others.entries()) {
-    const col = i % columns;
-    const row = Math.floor(i / columns);
-    const x = margin + col * (tileWidth + gap);
-    const y = areaTop + row * (tileHeight + gap);
-    tiles.push(`<rect x="${x}" y="${y}" width="${tileWidth}" height="${tileHeight}" rx="24" fill="#F3F3F1"/>`);
-    const label = await typeset(viewLabel(locale, item.view), { size: 26, colour: [90, 90, 96], width: tileWidth - 24, align: 'centre' });
-    const shoe = await fitted(item.cutout, { width: tileWidth * 0.82, height: tileHeight - label.height - 56 });
-    layers.push({ input: shoe.input, left: Math.round(x + (tileWidth - shoe.width) / 2), top: Math.round(y + 20 + (tileHeight - label.height - 56 - shoe.height) / 2) });
-    layers.push({ input: label.input, left: Math.round(x + (tileWidth - label.width) / 2), top: y + tileHeight - label.height - 18 });
-  }
-  const base = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}"><rect width="100%" height="100%" fill="#FFFFFF"/>${tiles.join('')}</svg>`);
-  return finish(sharp(base), size, layers);
 }
 
 const rawPixels = async (cutout: Cutout) => {
@@ -195,141 +239,233 @@ export async function shoeColours(cutouts: readonly Cutout[]) {
   return { swatches, main, outfit: outfitPalette(main) };
 }
 
+/** A shoe standing on a podium's lid, centred on it: the layer placed, and a clip for its shadow. */
+function onPodium(shoe: Layer, podium: Extract<FloorProp, { kind: 'podium' }>) {
+  const lid = podiumTop(podium, FLOOR_DEPTH);
+  // Its sole a little in front of the lid's centre line, so its footprint lies on the lid.
+  const standY = lid.y + lid.halfDepth * 0.25;
+  const layer = placed(shoe, podium.x - shoe.width / 2, standY - shoe.height);
+  const clip = (x: number, y: number) => {
+    const d = ellipseDistance(x - podium.x, y - lid.y, lid.halfWidth, lid.halfDepth);
+    return d <= -2 ? 1 : d >= 0 ? 0 : -d / 2;
+  };
+  return { layer, clip };
+}
+
+// ——— PRODUCT2 ———
+
+/** Where the multi-angle card puts its parts (shared with its test). */
+export function cardLayout(others: number) {
+  const size = CARD_SIZE;
+  const columns = Math.min(4, Math.max(1, others));
+  const rows = Math.ceil(others / columns);
+  const margin = 60;
+  const gap = 28;
+  const areaTop = 1010;
+  const tile = {
+    width: Math.floor((size.width - margin * 2 - gap * (columns - 1)) / columns),
+    height: Math.floor((size.height - areaTop - margin - gap * (rows - 1)) / Math.max(1, rows)),
+  };
+  const tiles = Array.from({ length: others }, (_, i) => ({
+    left: margin + (i % columns) * (tile.width + gap),
+    top: areaTop + Math.floor(i / columns) * (tile.height + gap),
+    ...tile,
+  }));
+  const podium: Extract<FloorProp, { kind: 'podium' }> = { kind: 'podium', x: size.width / 2, base: 900, radius: 600, height: 64, colour: [0, 0, 0] };
+  const sphere: Extract<FloorProp, { kind: 'sphere' }> = { kind: 'sphere', x: 1380, base: 940, radius: 70, colour: [0, 0, 0] };
+  return { size, tiles, podium, sphere, hero: { width: 1040, height: 560 } };
+}
+
+/** PRODUCT2: one card of every view — the best one on a podium in a studio, the others in tiles below. */
+export async function multiAngleCard(views: readonly ViewCutout[], locale: Locale): Promise<Rendered> {
+  const [hero, ...others] = heroFirst(views);
+  if (!hero) throw new Error('a card needs at least one view');
+  const layout = cardLayout(others.length);
+  const { size } = layout;
+  const heroShoe = await shoeLayer(hero.cutout, layout.hero);
+  const main = mainOf(heroShoe);
+  const paper = studioTint(main);
+  const podium = { ...layout.podium, colour: shade(paper, 0.03, 0.6) };
+  const sphere = { ...layout.sphere, colour: shade(main, 0.05, 0.8) };
+  const scene = sweep(size, { colour: paper, light: STUDIO_KEY, curveTop: 0.22, curveBottom: 0.5, hotspot: [0.3, 0.2], falloff: 0.45, vignette: 0.25 });
+  drawFloorProps(scene, [podium, sphere], STUDIO_KEY, FLOOR_DEPTH);
+  const canvas = toCanvas(scene);
+  const stand = onPodium(heroShoe, podium);
+  standOn(canvas, stand.layer, { depth: FLOOR_DEPTH, contact: 0.75, ambient: 0.45, cast: 0.15 }, { clip: stand.clip });
+
+  const overlays: OverlayOptions[] = [];
+  for (const [i, item] of others.entries()) {
+    const tile = layout.tiles[i]!;
+    // Each tile is a small studio plate of its own, floating a little above the floor.
+    const plate = sweepPlate(tile, { colour: shade(paper, 0.03, 0.5), light: STUDIO_KEY, curveTop: 0.15, curveBottom: 0.5, hotspot: [0.3, 0.2], falloff: 0.3, vignette: 0.15 });
+    const label = await typeset(viewLabel(locale, item.view), { size: 26, colour: [70, 70, 76], width: tile.width - 24, align: 'centre' });
+    const room = { width: tile.width * 0.82, height: tile.height - label.height - 60 };
+    const shoe = await shoeLayer(item.cutout, room);
+    const stood = placed(shoe, (tile.width - shoe.width) / 2, 24 + (room.height - shoe.height) / 2);
+    standOn(plate, stood, { depth: FLOOR_DEPTH, contact: 0.7, ambient: 0.45, cast: 0 });
+    shadeCanvas(canvas, cardShadow(tile, 22, 14, 0.3));
+    layCanvas(canvas, plate, tile.left, tile.top, roundedRect(tile.width, tile.height, 22));
+    overlays.push({ input: label.input, left: Math.round(tile.left + (tile.width - label.width) / 2), top: tile.top + tile.height - label.height - 18 });
+  }
+  return jpeg(canvas, overlays);
+}
+
+// ——— POSTER ———
+
+/** Where the poster puts its stage (shared with its test). */
+export function posterLayout() {
+  const size = POSTER_SIZE;
+  const podium: Extract<FloorProp, { kind: 'podium' }> = { kind: 'podium', x: size.width / 2, base: 1330, radius: 520, height: 130, colour: [0, 0, 0] };
+  const arch: Extract<FloorProp, { kind: 'arch' }> = { kind: 'arch', x: size.width * 0.64, base: 1050, width: 500, height: 760, thickness: 36, colour: [0, 0, 0], distance: 70 };
+  const sphere: Extract<FloorProp, { kind: 'sphere' }> = { kind: 'sphere', x: 170, base: 1420, radius: 80, colour: [0, 0, 0] };
+  return { size, podium, arch, sphere, shoe: { width: 900, height: 480 } };
+}
+
 /**
- * POSTER: the hero view large and slightly turned on a gradient made from the shoe's own colour,
- * a headline (the seller's description, or the shoe's measurements) and a tagline.
+ * POSTER: a stage in the shoe's own colour — a deep-toned sweep, an arch behind, the shoe on a
+ * podium — with a headline (the seller's description, or the shoe's measurements) and a tagline.
  */
 export async function poster(views: readonly ViewCutout[], copy: { headline: string | null; details: string }, locale: Locale): Promise<Rendered> {
-  const sharp = await loadSharp();
-  const size = POSTER_SIZE;
+  const layout = posterLayout();
+  const { size } = layout;
   const hero = heroFirst(views)[0]!;
   const { main } = await shoeColours([hero.cutout]);
   const deep = shade(main, -0.3, 0.7);
   const light = shade(main, +0.12, 0.5);
-  const ink = inkOn(deep);
-  const base = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">
-    <defs>
-      <linearGradient id="bg" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="${hex(deep)}"/><stop offset="1" stop-color="${hex(light)}"/></linearGradient>
-      <radialGradient id="glow" cx="50%" cy="62%" r="45%"><stop offset="0" stop-color="white" stop-opacity="0.35"/><stop offset="1" stop-color="white" stop-opacity="0"/></radialGradient>
-    </defs>
-    <rect width="100%" height="100%" fill="url(#bg)"/>
-    <circle cx="${size.width / 2}" cy="${size.height * 0.62}" r="${size.width * 0.55}" fill="url(#glow)"/>
-    <rect x="80" y="${size.height - 150}" width="${size.width - 160}" height="2" fill="${css(ink, 0.5)}"/>
-  </svg>`);
+  const scene = sweep(size, { colour: shade(deep, 0.12, 1), light: STUDIO_KEY, curveTop: 0.5, curveBottom: 0.72, hotspot: [0.32, 0.45], falloff: 0.8, vignette: 0.45 });
+  const podium = { ...layout.podium, colour: light };
+  drawFloorProps(scene, [{ ...layout.arch, colour: shade(deep, 0.2, 0.8) }, podium, { ...layout.sphere, colour: shade(main, 0, 1) }], STUDIO_KEY, FLOOR_DEPTH);
+  const canvas = toCanvas(scene);
+  const stand = onPodium(await shoeLayer(hero.cutout, layout.shoe), podium);
+  standOn(canvas, stand.layer, { depth: FLOOR_DEPTH, contact: 0.8, ambient: 0.5, cast: 0.18 }, { clip: stand.clip });
+
   const c = studioCopy(locale);
-  const headline = await typeset(copy.headline ?? c.newIn, { size: copy.headline && copy.headline.length > 40 ? 54 : 80, bold: true, colour: ink, width: size.width - 160 });
-  const details = await typeset(copy.details || c.newIn, { size: 32, colour: ink, width: size.width - 160 });
-  const shoe = await fitted(hero.cutout, { width: size.width * 0.92, height: size.height * 0.45 }, -8);
-  const shoeTop = Math.round(size.height * 0.62 - shoe.height / 2);
-  return finish(sharp(base), size, [
+  // Ink that reads on what lies under it.
+  const headInk = inkOn(meanOver(canvas, { left: 80, top: 100, width: size.width - 160, height: 220 }));
+  const footInk = inkOn(meanOver(canvas, { left: 80, top: size.height - 160, width: size.width - 160, height: 120 }));
+  const headline = await typeset(copy.headline ?? c.newIn, { size: copy.headline && copy.headline.length > 40 ? 54 : 80, bold: true, colour: headInk, width: size.width - 160 });
+  const details = await typeset(copy.details || c.newIn, { size: 32, colour: footInk, width: size.width - 160 });
+  const rule = await (await loadSharp())({ create: { width: size.width - 160, height: 2, channels: 4, background: { r: footInk[0], g: footInk[1], b: footInk[2], alpha: 0.5 } } })
+    .png()
+    .toBuffer();
+  return jpeg(canvas, [
     { input: headline.input, left: 80, top: 110 },
-    contactShadow(size, size.width / 2, shoeTop + shoe.height * 0.92, shoe.width * 0.9, 0.45),
-    { input: shoe.input, left: Math.round((size.width - shoe.width) / 2), top: shoeTop },
+    { input: rule, left: 80, top: size.height - 150 },
     { input: details.input, left: 80, top: size.height - 120 },
   ]);
 }
 
-/**
- * OUTFIT_STILL_LIFE: a flat-lay seen from above — a textured backdrop in the palette's neutral,
- * folded clothes and accessories in the harmonised colours, and the shoes laid among them.
- */
-export async function stillLife(views: readonly ViewCutout[]): Promise<Rendered> {
-  const sharp = await loadSharp();
+// ——— OUTFIT_STILL_LIFE ———
+
+/** Where the still life lays the pair and its props (shared with its test). */
+export function stillLifeLayout() {
   const size = STILL_LIFE_SIZE;
-  const ordered = heroFirst(views);
-  const sides = ordered.filter((v) => v.view === 'right_side' || v.view === 'left_side');
-  const pair = (sides.length >= 2 ? sides : ordered).slice(0, 2);
-  const { outfit } = await shoeColours(pair.map((v) => v.cutout));
-  const [, deep, light, accent, complement, neutral] = outfit as [Rgb, Rgb, Rgb, Rgb, Rgb, Rgb];
-  const backdrop = shade(neutral, 0.04, 1);
-  const shadowFilter = `<filter id="d" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur in="SourceAlpha" stdDeviation="14"/><feOffset dx="10" dy="16"/><feComponentTransfer><feFuncA type="linear" slope="0.35"/></feComponentTransfer><feMerge><feMergeNode/><feMergeNode in="SourceGraphic"/></feMerge></filter>`;
-  const props = `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}">
-    <defs>${shadowFilter}</defs>
-    <g filter="url(#d)">
-      <g transform="translate(150 140) rotate(-6)">
-        <path d="M0 90 L150 0 L430 0 L580 90 L520 210 L470 180 L470 620 L110 620 L110 180 L60 210 Z" fill="${hex(light)}"/>
-        <path d="M230 0 L290 70 L350 0" fill="none" stroke="${hex(shade(light, -0.12))}" stroke-width="10"/>
-        <rect x="150" y="300" width="280" height="8" fill="${hex(shade(light, -0.06))}"/>
-      </g>
-      <g transform="translate(900 120) rotate(8)">
-        <rect x="0" y="0" width="440" height="90" rx="10" fill="${hex(deep)}"/>
-        <path d="M0 80 L40 760 L200 760 L220 160 L240 760 L400 760 L440 80 Z" fill="${hex(deep)}"/>
-        <rect x="200" y="10" width="40" height="70" rx="6" fill="${hex(shade(deep, -0.08))}"/>
-      </g>
-      <g transform="translate(240 930) rotate(-12)">
-        <rect x="0" y="0" width="620" height="54" rx="27" fill="${hex(complement)}"/>
-        <rect x="470" y="-10" width="90" height="74" rx="14" fill="none" stroke="${hex(shade(complement, -0.2))}" stroke-width="12"/>
-      </g>
-      <g transform="translate(1150 1080)">
-        <circle cx="0" cy="0" r="95" fill="${hex(shade(accent, -0.15))}"/><circle cx="230" cy="0" r="95" fill="${hex(shade(accent, -0.15))}"/>
-        <path d="M85 -20 Q115 -50 145 -20" fill="none" stroke="${hex(shade(accent, -0.3))}" stroke-width="14"/>
-        <circle cx="0" cy="0" r="70" fill="${hex(shade(accent, 0.1, 0.6))}"/><circle cx="230" cy="0" r="70" fill="${hex(shade(accent, 0.1, 0.6))}"/>
-      </g>
-    </g>
-  </svg>`;
-  // A linen-like grain: noise at a quarter size, scaled up so it reads as weave, under a wash of the neutral.
-  const grain = await sharp({ create: { width: size.width / 4, height: size.height / 4, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
-    .png()
-    .toBuffer();
-  const wash = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}"><rect width="100%" height="100%" fill="${hex(backdrop)}" fill-opacity="0.93"/></svg>`);
-  const backdropImage = sharp(await sharp(grain).resize(size.width, size.height).composite([{ input: wash }]).png({ compressionLevel: 1 }).toBuffer());
-  const layers: OverlayOptions[] = [{ input: Buffer.from(props), left: 0, top: 0 }];
-  const spots = [
-    { left: 330, top: 1060, angle: -18 },
-    { left: 560, top: 1230, angle: 14 },
+  const shoes = [
+    { x: 760, y: 690, angle: -14 },
+    { x: 860, y: 1060, angle: 10 },
   ];
-  for (const [i, item] of pair.entries()) {
-    const shoe = await fitted(item.cutout, { width: 760, height: 420 }, spots[i]!.angle);
-    const shadow = await dropShadow(shoe, 12, 0.4);
-    const pad = Math.ceil(12 * 3);
-    layers.push({ input: shadow, left: spots[i]!.left - pad + 12, top: spots[i]!.top - Math.round(shoe.height / 2) - pad + 18 });
-    layers.push({ input: shoe.input, left: spots[i]!.left, top: spots[i]!.top - Math.round(shoe.height / 2) });
-  }
-  return finish(backdropImage, size, layers);
+  const props = {
+    ball: { kind: 'ball', x: 1330, y: 330, radius: 95 },
+    block: { kind: 'block', x: 260, y: 300, width: 250, length: 250, angle: 0.35, lift: 60 },
+    disc: { kind: 'disc', x: 1330, y: 1360, radius: 150, lift: 36 },
+    fold: { kind: 'fold', x: 300, y: 1330, width: 330, length: 380, angle: -0.5, rise: 0.8, texture: 'paper' },
+    swatch: { kind: 'fold', x: 1390, y: 820, width: 230, length: 300, angle: 0.25, rise: 0.35, texture: 'fabric' },
+  } as const;
+  return { size, shoes, props, shoe: { width: 760, height: 400 } };
 }
 
 /**
- * OUTFIT_COLOR: the shoe, its dominant colours with their shares, and an outfit palette
- * harmonised with its main colour — each swatch named, with its hex value.
+ * OUTFIT_STILL_LIFE: a flat-lay seen from above — the pair on a surface (linen, wood, marble,
+ * concrete or paper, after the shoe's colour), with lit props in the outfit palette's colours: a
+ * ball, a plinth, a round plinth, a folded card and a fabric swatch, all shadowed by one window
+ * light from the top left.
  */
-export async function colourCard(views: readonly ViewCutout[], locale: Locale): Promise<Rendered> {
-  const sharp = await loadSharp();
-  const size = COLOUR_CARD_SIZE;
-  const hero = heroFirst(views)[0]!;
-  const { swatches, outfit } = await shoeColours(views.map((v) => v.cutout));
-  const c = studioCopy(locale);
-  const layers: OverlayOptions[] = [];
-  const shoe = await fitted(hero.cutout, { width: 980, height: 520 });
-  const shoeTop = 70 + Math.round((520 - shoe.height) / 2);
-  layers.push(contactShadow(size, size.width / 2, shoeTop + shoe.height, shoe.width, 0.3), { input: shoe.input, left: Math.round((size.width - shoe.width) / 2), top: shoeTop });
-
-  const shapes: string[] = [];
-  const heading1 = await typeset(c.fromShoe, { size: 34, bold: true, colour: [30, 30, 34], width: 1000 });
-  layers.push({ input: heading1.input, left: 80, top: 640 });
-  const dominant = swatches.slice(0, 5);
-  const step = (size.width - 160) / Math.max(1, dominant.length);
-  for (const [i, swatch] of dominant.entries()) {
-    const cx = 80 + step * i + step / 2;
-    shapes.push(`<circle cx="${cx}" cy="790" r="70" fill="${hex(swatch.rgb)}" stroke="#DDDDDA" stroke-width="2"/>`);
-    const label = await typeset(`${hex(swatch.rgb)}\n${Math.round(swatch.share * 100)} %`, { size: 22, colour: [70, 70, 76], width: step - 10, align: 'centre' });
-    layers.push({ input: label.input, left: Math.round(cx - label.width / 2), top: 875 });
+export async function stillLife(views: readonly ViewCutout[]): Promise<Rendered> {
+  const layout = stillLifeLayout();
+  const { size } = layout;
+  const ordered = heroFirst(views);
+  const sides = ordered.filter((v) => v.view === 'right_side' || v.view === 'left_side');
+  const pair = (sides.length >= 2 ? sides : ordered).slice(0, 2);
+  const { main, outfit } = await shoeColours(pair.map((v) => v.cutout));
+  const [, deep, lightTone, accent, complement, neutral] = outfit as [Rgb, Rgb, Rgb, Rgb, Rgb, Rgb];
+  const ground = flatLaySurface(main, shade(neutral, 0.02, 1));
+  const scene = surface(ground.kind, size, { colour: ground.colour, light: TABLE_KEY, seed: 5 });
+  const p = layout.props;
+  const props: TableProp[] = [
+    { ...p.block, colour: shade(deep, 0.05, 0.8) },
+    { ...p.ball, colour: shade(accent, -0.05, 0.9) },
+    { ...p.disc, colour: shade(lightTone, -0.02, 0.8) },
+    { ...p.fold, colour: [242, 238, 230] },
+    { ...p.swatch, colour: shade(complement, 0.02, 0.9) },
+  ];
+  drawTableProps(scene, props, TABLE_KEY);
+  const canvas = toCanvas(scene);
+  // The right and left sides are the two shoes of the pair; with one view only, the other shoe is its mirror image.
+  const laid = pair.length >= 2 ? pair.map((item) => ({ item, mirror: false })) : [{ item: pair[0]!, mirror: false }, { item: pair[0]!, mirror: true }];
+  for (const [i, { item, mirror }] of laid.entries()) {
+    const spot = layout.shoes[i]!;
+    const shoe = await shoeLayer(item.cutout, layout.shoe, { angle: spot.angle, mirror });
+    layOnTable(canvas, placed(shoe, spot.x - shoe.width / 2, spot.y - shoe.height / 2), 26);
   }
+  return jpeg(canvas);
+}
 
-  const heading2 = await typeset(c.toWear, { size: 34, bold: true, colour: [30, 30, 34], width: 1000 });
-  layers.push({ input: heading2.input, left: 80, top: 960 });
+// ——— OUTFIT_COLOR ———
+
+/** Where the colour card puts its parts (shared with its test). */
+export function colourCardLayout(dominant: number, outfit: number) {
+  const size = COLOUR_CARD_SIZE;
+  const step = (size.width - 160) / Math.max(1, dominant);
+  const chips = Array.from({ length: dominant }, (_, i) => ({ x: 80 + step * i + step / 2, y: 800, radius: 66 }));
   const cardWidth = (size.width - 160 - 2 * 30) / 3;
   const cardHeight = 250;
+  const cards = Array.from({ length: outfit }, (_, i) => ({ left: 80 + (i % 3) * (cardWidth + 30), top: 1040 + Math.floor(i / 3) * (cardHeight + 34), width: cardWidth, height: cardHeight }));
+  return { size, chips, step, cards, shoe: { left: 110, top: 60, width: 980, height: 520 } };
+}
+
+/**
+ * OUTFIT_COLOR: the shoe, its dominant colours as paper chips with their shares, and an outfit
+ * palette harmonised with its main colour as paper cards — each named, with its hex value — laid
+ * on paper under a window light.
+ */
+export async function colourCard(views: readonly ViewCutout[], locale: Locale): Promise<Rendered> {
+  const hero = heroFirst(views)[0]!;
+  const { swatches, outfit } = await shoeColours(views.map((v) => v.cutout));
+  const dominant = swatches.slice(0, 5);
+  const layout = colourCardLayout(dominant.length, outfit.length);
+  const { size } = layout;
+  const c = studioCopy(locale);
+  const scene = surface('paper', size, { colour: [240, 237, 231], light: TABLE_KEY, seed: 9, falloff: 0.16, vignette: 0.16 });
+  const props: TableProp[] = [];
+  for (const [i, swatch] of dominant.entries()) props.push({ kind: 'disc', ...layout.chips[i]!, lift: 4, colour: swatch.rgb });
   for (const [i, colour] of outfit.entries()) {
-    const x = 80 + (i % 3) * (cardWidth + 30);
-    const y = 1030 + Math.floor(i / 3) * (cardHeight + 30);
-    shapes.push(`<rect x="${x}" y="${y}" width="${cardWidth}" height="${cardHeight}" rx="20" fill="#F5F5F3"/>`);
-    shapes.push(`<rect x="${x}" y="${y}" width="${cardWidth}" height="${cardHeight - 90}" rx="20" fill="${hex(colour)}"/>`);
-    shapes.push(`<rect x="${x}" y="${y + cardHeight - 110}" width="${cardWidth}" height="20" fill="${hex(colour)}"/>`);
-    const name = await typeset(colourName(colour, locale), { size: 26, bold: true, colour: [30, 30, 34], width: cardWidth - 30 });
-    const code = await typeset(hex(colour), { size: 22, colour: [90, 90, 96], width: cardWidth - 30 });
-    layers.push({ input: name.input, left: Math.round(x + 18), top: y + cardHeight - 82 });
-    layers.push({ input: code.input, left: Math.round(x + 18), top: y + cardHeight - 42 });
+    const card = layout.cards[i]!;
+    const tilt = ((i * 37) % 5 - 2) * 0.006;
+    props.push({ kind: 'block', x: card.left + card.width / 2, y: card.top + card.height / 2, width: card.width, length: card.height, angle: tilt, lift: 5, colour: [246, 245, 242] });
+    props.push({ kind: 'block', x: card.left + card.width / 2, y: card.top + (card.height - 90) / 2 + 10, width: card.width - 20, length: card.height - 100, angle: tilt, lift: 2, colour });
   }
-  const base = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}"><rect width="100%" height="100%" fill="#FFFFFF"/>${shapes.join('')}</svg>`);
-  return finish(sharp(base), size, layers);
+  drawTableProps(scene, props, TABLE_KEY);
+  const canvas = toCanvas(scene, { amount: 1.2, seed: 4 });
+  const shoe = await shoeLayer(hero.cutout, layout.shoe);
+  layOnTable(canvas, placed(shoe, layout.shoe.left + (layout.shoe.width - shoe.width) / 2, layout.shoe.top + (layout.shoe.height - shoe.height) / 2), 22);
+
+  const ink: Rgb = [30, 30, 34];
+  const overlays: OverlayOptions[] = [];
+  const heading1 = await typeset(c.fromShoe, { size: 34, bold: true, colour: ink, width: 1000 });
+  overlays.push({ input: heading1.input, left: 80, top: 650 });
+  for (const [i, swatch] of dominant.entries()) {
+    const chip = layout.chips[i]!;
+    const label = await typeset(`${hex(swatch.rgb)}\n${Math.round(swatch.share * 100)} %`, { size: 22, colour: [70, 70, 76], width: layout.step - 10, align: 'centre' });
+    overlays.push({ input: label.input, left: Math.round(chip.x - label.width / 2), top: 885 });
+  }
+  const heading2 = await typeset(c.toWear, { size: 34, bold: true, colour: ink, width: 1000 });
+  overlays.push({ input: heading2.input, left: 80, top: 975 });
+  for (const [i, colour] of outfit.entries()) {
+    const card = layout.cards[i]!;
+    const name = await typeset(colourName(colour, locale), { size: 26, bold: true, colour: ink, width: card.width - 30 });
+    const code = await typeset(hex(colour), { size: 22, colour: [90, 90, 96], width: card.width - 30 });
+    overlays.push({ input: name.input, left: Math.round(card.left + 18), top: card.top + card.height - 80 });
+    overlays.push({ input: code.input, left: Math.round(card.left + 18), top: card.top + card.height - 42 });
+  }
+  return jpeg(canvas, overlays);
 }

@@ -5,6 +5,7 @@ import { oklabToRgb, rgbToOklab, type Lab, type Rgb, type Swatch } from '../../c
 import type { Locale } from '../../contract/locales';
 import type ruStudio from '../../contract/locales/ru/studio';
 import { text } from '../lib/i18n';
+import type { SurfaceKind } from './photo/surfaces';
 
 export { dominantColours, hex, inkOn, oklabToRgb, rgbToOklab, type Rgb, type Swatch } from '../../contract/colour';
 
@@ -87,4 +88,32 @@ export function colourName(rgb: Rgb, locale: Locale): string {
     }
   });
   return text(locale, `studio.colours.${NAMED[best]!.name}`);
+}
+
+/**
+ * A studio paper to set the shoe on: a pale tone of the shoe's own hue (a warm light grey for a
+ * shoe without colour). Hue and chroma are rounded, so similar shoes share a backdrop and its
+ * rendering is reused.
+ */
+export function studioTint(main: Rgb): Rgb {
+  const lab = rgbToOklab(main);
+  const C = chromaOf(lab);
+  if (C < 0.03) return fromLch(0.93, 0.01, 1.2);
+  const step = Math.PI / 12;
+  const h = Math.round(hueOf(lab) / step) * step;
+  return fromLch(0.93, Math.min(0.025, Math.round(C * 0.25 * 200) / 200), h);
+}
+
+/**
+ * The surface a flat-lay of this shoe is shot on, and its colour: warm colours on linen or wood,
+ * cool ones on marble or concrete, a shoe without colour on paper; the choice between the two
+ * follows how light the shoe is, so it stands out.
+ */
+export function flatLaySurface(main: Rgb, neutral: Rgb): { kind: SurfaceKind; colour: Rgb } {
+  const lab = rgbToOklab(main);
+  const light = lab[0] > 0.6;
+  if (chromaOf(lab) < 0.03) return { kind: light ? 'concrete' : 'paper', colour: light ? [176, 174, 170] : neutral };
+  const warm = Math.cos(hueOf(lab) - 1.0) > 0;
+  if (warm) return light ? { kind: 'wood', colour: [150, 108, 74] } : { kind: 'linen', colour: neutral };
+  return light ? { kind: 'concrete', colour: [170, 170, 168] } : { kind: 'marble', colour: [238, 236, 232] };
 }

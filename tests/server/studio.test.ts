@@ -1,5 +1,6 @@
 // The studio engine on fixtures: the cut-out against ground-truth masks, each category's size and
-// format, the product shot's fill, and the video probed for duration, size and codec.
+// format, the Wildberries/Ozon shot's framing, and the video probed for duration, size and codec.
+// How the stills look on the file (colour, shadows, banding, Amazon's white) is studio-stills.test.ts.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { shoePhoto } from '../fixtures/shoes';
 import { cutOut } from '../../server/studio/segment';
-import { colourCard, multiAngleCard, poster, productShot, stillLife, PRODUCT_SIZE, type ViewCutout } from '../../server/studio/layouts';
+import { colourCard, multiAngleCard, poster, productShot, stillLife, PRODUCT_SIZE, PRODUCT_SIZES, type ViewCutout } from '../../server/studio/layouts';
 import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
 import { dominantColours, hex, outfitPalette } from '../../server/studio/palette';
 
@@ -60,17 +61,36 @@ describe('segmentation', () => {
 });
 
 describe('compositions', () => {
-  it('PRODUCT is a 1200×1600 JPEG whose shoe fills at least 85 % of the width or height', async () => {
+  it('PRODUCT with no look asked for is the studio shot, 1200×1600', async () => {
     const shot = await productShot(views[1]!.cutout);
     const meta = await sharp(shot.bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', PRODUCT_SIZE.width, PRODUCT_SIZE.height]);
-    // Measured on the output: cut the shoe out of the product shot again.
-    const again = await cutOut(shot.bytes);
-    expect(Math.max(again.box.width / PRODUCT_SIZE.width, again.box.height / PRODUCT_SIZE.height)).toBeGreaterThanOrEqual(0.85);
+    expect(PRODUCT_SIZES.STUDIO).toEqual(PRODUCT_SIZE);
   });
 
-  it('PRODUCT2, POSTER, OUTFIT_STILL_LIFE and OUTFIT_COLOR have their promised sizes', async () => {
+  it('PRODUCT for Wildberries and Ozon has the shoe large and centred, inside safe margins', async () => {
+    const shot = await productShot(views[1]!.cutout, 'WB_OZON');
+    const { data, info } = await sharp(shot.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([PRODUCT_SIZES.WB_OZON.width, PRODUCT_SIZES.WB_OZON.height]);
+    // The shoe's box on the file: its red upper and dark sole stand out of the light backdrop.
+    let [left, right, top, bottom] = [info.width, -1, info.height, -1];
+    for (let y = 0; y < info.height; y += 1) {
+      for (let x = 0; x < info.width; x += 1) {
+        const i = (y * info.width + x) * 3;
+        if (data[i]! + data[i + 1]! + data[i + 2]! > 3 * 150) continue;
+        [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
+      }
+    }
+    const margins = [left, info.width - 1 - right, top, info.height - 1 - bottom];
+    expect(Math.min(...margins) / info.width).toBeGreaterThanOrEqual(0.04);
+    expect(Math.abs(margins[0]! - margins[1]!) / info.width).toBeLessThan(0.02);
+    expect(Math.abs(margins[2]! - margins[3]!) / info.height).toBeLessThan(0.03);
+    expect((right - left + 1) / info.width).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('no still is smaller than it was: product 1200×1600 (Amazon 2000×2000), the card and still life 1600×1600, the poster and colour card 1200×1600', async () => {
     const outputs = [
+      [await productShot(views[0]!.cutout, 'AMAZON'), 2000, 2000],
       [await multiAngleCard(views, 'en'), 1600, 1600],
       [await poster(views, { headline: 'Light leather sneakers', details: 'Heel 3 cm' }, 'en'), 1200, 1600],
       [await stillLife(views), 1600, 1600],

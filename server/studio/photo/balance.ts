@@ -1,8 +1,10 @@
 // The shoe balanced for the scene without changing its colour. The cut-out comes with the gains
-// that made the photo's background neutral and bright; their chromatic part (the white point) is
-// kept, their exposure is kept only so far as the shoe's mean colour stays within a bound of the
-// photo's (CIEDE2000), and a touch of local contrast brings out the material, as a photographer's
-// clarity does. The mean colour is measured after all of it, so the bound holds for the result.
+// that made the photo's background neutral and bright (white point and exposure). A background
+// that is off-white rather than lit off-white is not told apart by them, so they are kept only as
+// far as the shoe's mean colour stays within a bound of the photo's (CIEDE2000): all the way for
+// a photo on a neutral background, part of the way when they would shift the shoe's colour. A
+// touch of local contrast brings out the material, as a photographer's clarity does. The mean
+// colour is measured after all of it, so the bound holds for the result.
 import { deltaE2000, rgbToCieLab, type Rgb } from '../../../contract/colour';
 import { gaussianBlur } from './blur';
 
@@ -104,32 +106,33 @@ export function balanceShoe(rgba: Uint8Array, width: number, height: number, gai
   const photoMean = meanColour(rgba, null, gains.map((g) => 1 / g));
   const photoLab = rgbToCieLab(photoMean);
   const factor = options.clarity > 0 ? clarityFactors(rgba, width, height, options.clarity) : null;
-  const differenceAt = (u: number) => deltaE2000(photoLab, rgbToCieLab(meanColour(rgba, factor, [u, u, u])));
-
-  // The exposure the gains gave (luma-weighted) is the aim; if that moves the colour too far, the
-  // largest share of it within the bound is taken (u = 1 keeps the gains' exposure in full).
-  const exposure = 0.2126 * gains[0] + 0.7152 * gains[1] + 0.0722 * gains[2];
-  let u = 1;
-  let deltaE = differenceAt(u);
+  // The gains' correction taken a share t of the way (per channel g^t over the photo, so
+  // g^(t − 1) on the cut-out): all of it when the colour stays within the bound, else the largest
+  // share that does.
+  const multipliers = (t: number) => gains.map((g) => g ** (t - 1));
+  const differenceAt = (t: number) => deltaE2000(photoLab, rgbToCieLab(meanColour(rgba, factor, multipliers(t))));
+  let t = 1;
+  let deltaE = differenceAt(t);
   if (deltaE > options.maxDeltaE) {
-    let near = 1 / exposure; // the photo's own exposure, with the white point kept
+    let near = 0;
     let far = 1;
-    for (let k = 0; k < 14; k += 1) {
+    for (let k = 0; k < 12; k += 1) {
       const mid = (near + far) / 2;
       if (differenceAt(mid) > options.maxDeltaE) far = mid;
       else near = mid;
     }
-    u = near;
-    deltaE = differenceAt(u);
+    t = near;
+    deltaE = differenceAt(t);
   }
+  const [mr, mg, mb] = multipliers(t) as [number, number, number];
   const out = new Uint8Array(rgba.length);
   for (let p = 0, i = 0; p < width * height; p += 1, i += 4) {
     const a = rgba[i + 3]!;
     if (a === 0) continue;
-    const f = (factor ? factor[p]! : 1) * u;
-    const r = rgba[i]! * f + 0.5;
-    const g = rgba[i + 1]! * f + 0.5;
-    const b = rgba[i + 2]! * f + 0.5;
+    const f = factor ? factor[p]! : 1;
+    const r = rgba[i]! * f * mr + 0.5;
+    const g = rgba[i + 1]! * f * mg + 0.5;
+    const b = rgba[i + 2]! * f * mb + 0.5;
     out[i] = r >= 255 ? 255 : r | 0;
     out[i + 1] = g >= 255 ? 255 : g | 0;
     out[i + 2] = b >= 255 ? 255 : b | 0;

@@ -89,3 +89,62 @@ export function bounds(layer: Layer, threshold = 8): Region {
   if (right < 0) return { left: layer.left, top: layer.top, width: 0, height: 0 };
   return { left: layer.left + left, top: layer.top + top, width: right - left + 1, height: bottom - top + 1 };
 }
+
+/** Coverage of a rectangle with rounded corners, antialiased: 0–1 per pixel, width × height. */
+export function roundedRect(width: number, height: number, radius: number): Float32Array {
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const qx = Math.abs(x + 0.5 - width / 2) - width / 2 + radius;
+      const qy = Math.abs(y + 0.5 - height / 2) - height / 2 + radius;
+      const d = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - radius;
+      out[y * width + x] = d <= -0.5 ? 1 : d >= 0.5 ? 0 : 0.5 - d;
+    }
+  }
+  return out;
+}
+
+/** Lays one canvas on another at (left, top) through a coverage mask of the smaller one's size. */
+export function layCanvas(canvas: Canvas, piece: Canvas, left: number, top: number, mask: Float32Array): void {
+  for (let y = 0; y < piece.height; y += 1) {
+    const cy = top + y;
+    if (cy < 0 || cy >= canvas.height) continue;
+    for (let x = 0; x < piece.width; x += 1) {
+      const cx = left + x;
+      const a = mask[y * piece.width + x]!;
+      if (cx < 0 || cx >= canvas.width || a <= 0) continue;
+      const s = (y * piece.width + x) * 3;
+      const d = (cy * canvas.width + cx) * 3;
+      for (let c = 0; c < 3; c += 1) canvas.data[d + c] = Math.round(canvas.data[d + c]! + (piece.data[s + c]! - canvas.data[d + c]!) * a);
+    }
+  }
+}
+
+/** The occlusion kept only where `inside` (0–1 at a canvas pixel) says so: a shadow that ends with the surface it falls on. */
+export function clipOcclusion(occlusion: Occlusion, inside: (x: number, y: number) => number): Occlusion {
+  const { region, data } = occlusion;
+  const out = new Float32Array(data.length);
+  for (let y = 0; y < region.height; y += 1) {
+    for (let x = 0; x < region.width; x += 1) {
+      const i = y * region.width + x;
+      if (data[i]! > 0) out[i] = data[i]! * inside(region.left + x + 0.5, region.top + y + 0.5);
+    }
+  }
+  return { region, data: out };
+}
+
+/** Mean colour of a canvas over a region (to choose ink that reads on it). */
+export function meanOver(canvas: Canvas, region: Region): [number, number, number] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.max(0, region.top); y < Math.min(canvas.height, region.top + region.height); y += 2) {
+    for (let x = Math.max(0, region.left); x < Math.min(canvas.width, region.left + region.width); x += 2) {
+      const d = (y * canvas.width + x) * 3;
+      sum[0]! += canvas.data[d]!;
+      sum[1]! += canvas.data[d + 1]!;
+      sum[2]! += canvas.data[d + 2]!;
+      n += 1;
+    }
+  }
+  return sum.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
+}

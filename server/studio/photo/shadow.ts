@@ -6,6 +6,7 @@ import { gaussianBlur } from './blur';
 import { coverage, type Layer, type Occlusion } from './layer';
 import { shadowOffset, type Light } from './light';
 import { upsample } from './noise';
+import type { Region } from './raster';
 
 /** The lowest opaque row of each column (−1 for an empty column). */
 export function bottomProfile(alpha: Float32Array, width: number, height: number): Int32Array {
@@ -106,7 +107,9 @@ export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusio
     highest = Math.min(highest, line[x]!);
     lowest = Math.max(lowest, line[x]!);
   }
-  const top = Math.floor(highest - softSigma * 3 - (dy < 0 ? -dy * castReach : 0));
+  // The footprint reaches back from the line by the shoe's depth, seen shortened.
+  const band = size * 0.2 * options.depth;
+  const top = Math.floor(highest - band - softSigma * 2 - (dy < 0 ? -dy * castReach : 0));
   const bottomEdge = Math.ceil(lowest + softSigma * 3.5);
   const W = w + padLeft + padRight;
   const H = bottomEdge - top;
@@ -134,8 +137,9 @@ export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusio
   const softAt = new Float32Array(reachUp + reachDown);
   for (let k = 0; k < coreAt.length; k += 1) {
     const d = k - reachUp;
-    coreAt[k] = d <= 0 ? 1 : Math.exp(-d / coreSigma);
-    const t = d / (d > 0 ? softSigma : softSigma * 0.6);
+    const behind = Math.max(0, -d - band);
+    coreAt[k] = d > 0 ? Math.exp(-d / coreSigma) : 0.7 * Math.exp(-behind / (coreSigma * 2));
+    const t = d > 0 ? d / softSigma : behind / (softSigma * 0.6);
     softAt[k] = Math.exp(-0.5 * t * t);
   }
   const field = new Float32Array(W * H);
@@ -254,4 +258,27 @@ export function tableShadow(layer: Layer, options: TableShadowOptions): Occlusio
   const field = new Float32Array(W * H);
   for (let i = 0; i < field.length; i += 1) field[i] = 1 - (1 - options.contact * contact[i]!) * (1 - options.drop * drop[i]!);
   return toOcclusion(field, W, H, layer.left - pad * SCALE, layer.top - pad * SCALE);
+}
+
+/** The soft shadow of a card with rounded corners floating over a surface, offset down and right by `lift`. */
+export function cardShadow(card: Region, radius: number, lift: number, strength: number): Occlusion {
+  const blur = Math.max(1, lift * 0.8);
+  const pad = Math.ceil(blur * 3 + lift);
+  const W = Math.ceil(card.width / SCALE) + Math.ceil((pad * 2) / SCALE);
+  const H = Math.ceil(card.height / SCALE) + Math.ceil((pad * 2) / SCALE);
+  const field = new Float32Array(W * H);
+  const r = radius / SCALE;
+  const w = card.width / SCALE;
+  const h = card.height / SCALE;
+  const ox = (pad + lift * 0.4) / SCALE;
+  const oy = (pad + lift) / SCALE;
+  for (let y = 0; y < H; y += 1) {
+    for (let x = 0; x < W; x += 1) {
+      const qx = Math.abs(x + 0.5 - ox - w / 2) - w / 2 + r;
+      const qy = Math.abs(y + 0.5 - oy - h / 2) - h / 2 + r;
+      const d = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+      field[y * W + x] = d < 0 ? strength : 0;
+    }
+  }
+  return toOcclusion(gaussianBlur(field, W, H, blur / SCALE), W, H, card.left - pad, card.top - pad);
 }
