@@ -5,7 +5,7 @@ import type { Rgb } from '../../../contract/colour';
 import type { Expr, Layer, Still } from './film';
 import { num } from './film';
 import { loadSharp } from '../../lib/sharp';
-import { css, drawn, fractalNoise, random } from './raster';
+import { css, drawn, random, repeatingNoise } from './raster';
 
 export interface FieldOptions {
   /** The window's size: what is on screen at once. */
@@ -85,7 +85,7 @@ export async function wisps(options: { width: number; height: number; periodX: n
   const width = options.width + periodCells * gx;
   const gridWidth = Math.ceil(width / gx) + 2;
   const gridHeight = Math.ceil(options.height / gy);
-  const noise = fractalNoise(gridWidth, gridHeight, { scale, octaves: 4, seed: options.seed, periodX: periodCells });
+  const noise = repeatingNoise(gridWidth, gridHeight, { scale, octaves: 4, seed: options.seed, periodX: periodCells });
   const grey = Buffer.alloc(gridWidth * gridHeight);
   for (let y = 0; y < gridHeight; y += 1) {
     const u = y / gridHeight;

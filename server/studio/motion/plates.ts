@@ -4,7 +4,7 @@
 import type { Rgb } from '../../../contract/colour';
 import type { Still } from './film';
 import { loadSharp } from '../../lib/sharp';
-import { css, drawn, fractalNoise, grained, random, type Canvas } from './raster';
+import { css, drawn, grained, noise01, random, type Canvas } from './raster';
 
 /** A ridgeline: heights (px from the top) every `step` px across `width`. */
 export function ridge(width: number, options: { base: number; amplitude: number; seed: number; roughness?: number; octaves?: number; step?: number; jagged?: boolean; span?: number }): number[] {
@@ -60,7 +60,7 @@ export function floor(options: FloorOptions): Still {
   const { width, height } = options;
   const pixels = Buffer.alloc(width * height * 4);
   const small = { width: Math.ceil(width / 4), height: Math.ceil(height / 4) };
-  const noise = options.ripples || options.mottle ? fractalNoise(small.width, small.height, { scale: 40, octaves: 4, seed: options.seed }) : null;
+  const noise = options.ripples || options.mottle ? noise01(small.width, small.height, 40, 4, options.seed) : null;
   const noiseAt = (x: number, y: number) => {
     if (!noise) return 0.5;
     const fx = Math.min(small.width - 1.001, x / 4);
@@ -181,7 +181,7 @@ export function beam(c: Canvas, options: { x: number; top: number; spread: numbe
   const step = 4;
   const gw = Math.ceil(c.width / step) + 1;
   const gh = Math.ceil(c.height / step) + 1;
-  const fog = fractalNoise(gw, gh, { scale: 20, octaves: 4, seed: options.seed });
+  const fog = noise01(gw, gh, 20, 4, options.seed);
   for (let y = Math.max(0, Math.floor(options.top)); y < c.height; y += 1) {
     const down = (y - options.top) / options.reach;
     const halfWidth = 30 + (options.spread / 2) * down;

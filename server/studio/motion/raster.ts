@@ -4,6 +4,7 @@
 // the encoder has had its way with it.
 import type { Rgb } from '../../../contract/colour';
 import { loadSharp } from '../../lib/sharp';
+import { fbm } from '../photo/noise';
 import type { Still } from './film';
 
 /** An RGB picture in floating point, 0–255 per channel. */
@@ -220,8 +221,11 @@ export async function drawn(svg: string, width: number, height: number, detail =
   return image.raw().toBuffer();
 }
 
-/** Value noise summed over octaves (fractal), 0–1, on a grid of `width` × `height`. */
-export function fractalNoise(width: number, height: number, options: { scale: number; octaves: number; seed: number; periodX?: number }): Float32Array {
+/**
+ * Fractal value noise, 0–1, that repeats every `periodX` cells of its coarsest octave across: a
+ * field a moving window wraps around without a seam. (Noise that need not repeat is photo/noise.)
+ */
+export function repeatingNoise(width: number, height: number, options: { scale: number; octaves: number; seed: number; periodX: number }): Float32Array {
   const out = new Float32Array(width * height);
   const lattice = (seed: number) => {
     const next = random(seed);
@@ -234,8 +238,8 @@ export function fractalNoise(width: number, height: number, options: { scale: nu
   for (let octave = 0; octave < options.octaves; octave += 1) {
     const table = lattice(options.seed + octave * 7919);
     const cell = options.scale / 2 ** octave;
-    // A field that repeats every periodX pixels (a scrolling texture): the lattice wraps there.
-    const wrap = options.periodX ? Math.max(1, Math.round(options.periodX / cell)) : 256;
+    // The lattice wraps after a whole number of cells: periodX / cell at this octave.
+    const wrap = Math.max(1, Math.round(options.periodX / cell));
     for (let y = 0; y < height; y += 1) {
       const fy = y / cell;
       const iy = Math.floor(fy);
@@ -262,6 +266,13 @@ export function fractalNoise(width: number, height: number, options: { scale: nu
   return out;
 }
 
+/** Fractal noise, 0–1, over `width` × `height` (photo/noise's fBm, brought to 0–1). */
+export function noise01(width: number, height: number, cell: number, octaves: number, seed: number): Float32Array {
+  const field = fbm(width, height, { cell, octaves, seed });
+  for (let i = 0; i < field.length; i += 1) field[i] = 0.5 + field[i]! * 0.5;
+  return field;
+}
+
 /**
  * Texture on an RGBA picture, in place: its colour darkened and lightened by fractal noise
  * (`strength` 0–1, features about `scale` px, `stretch` times wider than tall), as light falls
@@ -272,7 +283,7 @@ export function mottle(rgba: Buffer, width: number, height: number, options: { s
   const step = Math.max(1, Math.round(options.scale / 6));
   const gw = Math.ceil(width / (step * stretch)) + 2;
   const gh = Math.ceil(height / step) + 2;
-  const noise = fractalNoise(gw, gh, { scale: 6, octaves: 4, seed: options.seed });
+  const noise = noise01(gw, gh, 6, 4, options.seed);
   for (let y = 0; y < height; y += 1) {
     const fy = y / step;
     const iy = Math.floor(fy);

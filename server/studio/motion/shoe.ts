@@ -4,6 +4,7 @@
 // glossy floor. A light band to sweep over it and the phantom's ghosts are made from it too.
 import type { Rgb } from '../../../contract/colour';
 import { loadSharp } from '../../lib/sharp';
+import { defringe } from '../photo/fringe';
 import type { Cutout } from '../segment';
 import type { Still } from './film';
 import { drawn } from './raster';
@@ -148,37 +149,18 @@ export async function litShoe(cutout: Cutout, fit: { width: number; height: numb
 }
 
 /**
- * The cut-out's edge cleaned, in place: the alpha pulled in by about a pixel, and the colour of
- * the edge taken from just inside it, so no rim of the photo's light background shows on a dark
- * set.
+ * The cut-out's edge cleaned, in place: the alpha pulled in by about a pixel and softened, and
+ * the outline's colour taken from just inside it (photo/fringe), so no rim of the photo's light
+ * background shows on a dark set.
  */
 async function defringed(rgba: Buffer, width: number, height: number): Promise<void> {
   const sharp = await loadSharp();
   const n = width * height;
   const alpha = Buffer.alloc(n);
-  const premultiplied = Buffer.alloc(n * 3);
-  for (let i = 0; i < n; i += 1) {
-    const a = rgba[i * 4 + 3]!;
-    alpha[i] = a;
-    for (let ch = 0; ch < 3; ch += 1) premultiplied[i * 3 + ch] = Math.round((rgba[i * 4 + ch]! * a) / 255);
-  }
-  const grey = (buffer: Buffer, sigma: number) => sharp(buffer, { raw: { width, height, channels: 1 } }).blur(sigma).toColourspace('b-w').raw().toBuffer();
-  const [near, wide, colour] = await Promise.all([
-    grey(alpha, 0.8),
-    grey(alpha, 3),
-    sharp(premultiplied, { raw: { width, height, channels: 3 } }).blur(3).raw().toBuffer(),
-  ]);
-  for (let i = 0; i < n; i += 1) {
-    const choked = Math.max(0, Math.min(255, ((near[i]! - 80) * 255) / 175));
-    rgba[i * 4 + 3] = Math.round(choked);
-    const w = wide[i]!;
-    if (choked === 0 || w >= 250 || w === 0) continue;
-    const k = Math.min(1, (250 - w) / 120);
-    for (let ch = 0; ch < 3; ch += 1) {
-      const inside = (colour[i * 3 + ch]! * 255) / w;
-      rgba[i * 4 + ch] = Math.round(rgba[i * 4 + ch]! * (1 - k) + Math.min(255, inside) * k);
-    }
-  }
+  for (let i = 0; i < n; i += 1) alpha[i] = rgba[i * 4 + 3]!;
+  const near = await sharp(alpha, { raw: { width, height, channels: 1 } }).blur(0.8).toColourspace('b-w').raw().toBuffer();
+  defringe(rgba, width, height, 3);
+  for (let i = 0; i < n; i += 1) rgba[i * 4 + 3] = Math.max(0, Math.min(255, Math.round(((near[i]! - 80) * 255) / 175)));
 }
 
 /**
