@@ -192,7 +192,7 @@ export async function ghostOf(sprite: ShoeSprite, tint: Rgb, opacity: number, sm
   const pixels = Buffer.from(sprite.still.pixels);
   for (let o = 0; o < pixels.length; o += 4) {
     const l = (pixels[o]! * 0.3 + pixels[o + 1]! * 0.59 + pixels[o + 2]! * 0.11) / 255;
-    for (let ch = 0; ch < 3; ch += 1) pixels[o + ch] = Math.round(tint[ch]! * (0.35 + 0.85 * l));
+    for (let ch = 0; ch < 3; ch += 1) pixels[o + ch] = Math.min(255, Math.round(tint[ch]! * (0.35 + 0.85 * l)));
     pixels[o + 3] = Math.round(pixels[o + 3]! * opacity);
   }
   // A horizontal smear (a motion blur): a kernel whose middle row alone is set.
