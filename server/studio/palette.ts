@@ -99,7 +99,7 @@ export function studioTint(main: Rgb): Rgb {
   const lab = rgbToOklab(main);
   const C = chromaOf(lab);
   if (C < 0.03) return fromLch(0.93, 0.01, 1.2);
-  const step = Math.PI / 12;
+  const step = Math.PI / 6;
   const h = Math.round(hueOf(lab) / step) * step;
   return fromLch(0.93, Math.min(0.025, Math.round(C * 0.25 * 200) / 200), h);
 }

@@ -4,7 +4,7 @@
 // points, and the lens darkens the corners a little.
 import type { Rgb } from '../../../contract/colour';
 import { linearOf, type Raster, type Size } from './raster';
-import { fbm, upsample } from './noise';
+import { fbm } from './noise';
 import type { Light } from './light';
 
 export interface SweepOptions {
@@ -35,26 +35,15 @@ export function sweepAngle(y: number, height: number, curveTop: number, curveBot
   return (Math.PI / 2) * t * t * (3 - 2 * t);
 }
 
-/** The sweep, in linear light. */
-export function sweep(size: Size, options: SweepOptions): Raster {
+/** The sweep's brightness every STEP px (grid point (k, j) is pixel (k·STEP, j·STEP)), 1 at its brightest. */
+function sweepLight(size: Size, options: SweepOptions): { coarse: Float32Array; w: number; h: number } {
   const { width, height } = size;
   const { light, curveTop, curveBottom, hotspot = [0.3, 0.25], falloff = 0.5, vignette = 0.25, texture = 1, seed = 3 } = options;
   const [, ly, lz] = light.direction;
-  const albedo = linearOf(options.colour);
-
-  // Light on each row from its angle to the key.
-  const rowLight = new Float32Array(height);
-  for (let y = 0; y < height; y += 1) {
-    const angle = sweepAngle(y, height, curveTop, curveBottom);
-    const lambert = Math.max(0, Math.sin(angle) * ly + Math.cos(angle) * lz);
-    rowLight[y] = light.ambient + (1 - light.ambient) * lambert;
-  }
-  // Unevenness of the paper: a very low, soft fBm, cheap because it is coarse.
-  const unevenness = texture > 0 ? fbm(Math.ceil(width / STEP) + 1, Math.ceil(height / STEP) + 1, { cell: Math.max(width, height) / 3 / STEP, octaves: 3, seed }) : null;
-
-  // Everything here is smooth: worked out every STEP px and scaled up.
   const w = Math.ceil(width / STEP) + 1;
   const h = Math.ceil(height / STEP) + 1;
+  // Unevenness of the paper: a very low, soft fBm, cheap because it is coarse.
+  const unevenness = texture > 0 ? fbm(w, h, { cell: Math.max(width, height) / 3 / STEP, octaves: 3, seed }) : null;
   const hx = hotspot[0] * width;
   const hy = hotspot[1] * height;
   const reach = Math.hypot(width, height) * 0.75;
@@ -64,26 +53,48 @@ export function sweep(size: Size, options: SweepOptions): Raster {
   const coarse = new Float32Array(w * h);
   let peak = 0;
   for (let j = 0; j < h; j += 1) {
-    const y = Math.min(height - 1, j * STEP);
+    const y = j * STEP;
+    // Light on the row from its angle to the key.
+    const angle = sweepAngle(y, height, curveTop, curveBottom);
+    const rowLight = light.ambient + (1 - light.ambient) * Math.max(0, Math.sin(angle) * ly + Math.cos(angle) * lz);
     for (let k = 0; k < w; k += 1) {
-      const x = Math.min(width - 1, k * STEP);
+      const x = k * STEP;
       const d = Math.hypot(x - hx, y - hy) / reach;
       const fall = 1 / (1 + falloff * 2.2 * d * d);
       const r = Math.hypot(x - cx, y - cy) / corner;
       const vig = 1 - vignette * r * r * r;
-      const v = rowLight[y]! * fall * vig * (1 + (unevenness ? unevenness[j * w + k]! * 0.008 * texture : 0));
+      const v = rowLight * fall * vig * (1 + (unevenness ? unevenness[j * w + k]! * 0.008 * texture : 0));
       coarse[j * w + k] = v;
       if (v > peak) peak = v;
     }
   }
-  const brightness = upsample(coarse, w, h, width, height);
-  const data = new Float32Array(width * height * 3);
-  const scale = 1 / (peak || 1);
-  for (let i = 0; i < brightness.length; i += 1) {
-    const v = brightness[i]! * scale;
-    data[i * 3] = albedo[0] * v;
-    data[i * 3 + 1] = albedo[1] * v;
-    data[i * 3 + 2] = albedo[2] * v;
-  }
-  return { width, height, data };
+  for (let i = 0; i < coarse.length; i += 1) coarse[i]! /= peak || 1;
+  return { coarse, w, h };
+}
+
+/** The sweep row by row, in linear light: `fill(y, row)` writes row y (three values a pixel). */
+export function sweepRows(size: Size, options: SweepOptions): (y: number, row: Float32Array) => void {
+  const { coarse, w } = sweepLight(size, options);
+  const albedo = linearOf(options.colour);
+  const line = new Float32Array(w);
+  return (y, row) => {
+    const j = Math.floor(y / STEP);
+    const ty = y / STEP - j;
+    for (let k = 0; k < w; k += 1) line[k] = coarse[j * w + k]! + (coarse[(j + 1) * w + k]! - coarse[j * w + k]!) * ty;
+    for (let x = 0; x < size.width; x += 1) {
+      const k = Math.floor(x / STEP);
+      const v = line[k]! + (line[k + 1]! - line[k]!) * (x / STEP - k);
+      row[x * 3] = albedo[0] * v;
+      row[x * 3 + 1] = albedo[1] * v;
+      row[x * 3 + 2] = albedo[2] * v;
+    }
+  };
+}
+
+/** The sweep, in linear light. */
+export function sweep(size: Size, options: SweepOptions): Raster {
+  const fill = sweepRows(size, options);
+  const data = new Float32Array(size.width * size.height * 3);
+  for (let y = 0; y < size.height; y += 1) fill(y, data.subarray(y * size.width * 3, (y + 1) * size.width * 3));
+  return { width: size.width, height: size.height, data };
 }

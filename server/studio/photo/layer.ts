@@ -35,9 +35,16 @@ export function lay(canvas: Canvas, layer: Layer, opacity = 1): void {
       const cx = left + x;
       if (cx < 0 || cx >= canvas.width) continue;
       const s = (y * width + x) * 4;
-      const a = (rgba[s + 3]! / 255) * opacity;
-      if (a <= 0) continue;
+      const alpha = rgba[s + 3]!;
+      if (alpha === 0) continue;
       const d = (cy * canvas.width + cx) * 3;
+      if (alpha === 255 && opacity === 1) {
+        canvas.data[d] = rgba[s]!;
+        canvas.data[d + 1] = rgba[s + 1]!;
+        canvas.data[d + 2] = rgba[s + 2]!;
+        continue;
+      }
+      const a = (alpha / 255) * opacity;
       for (let c = 0; c < 3; c += 1) canvas.data[d + c] = Math.round(canvas.data[d + c]! + (rgba[s + c]! - canvas.data[d + c]!) * a);
     }
   }

@@ -1,18 +1,18 @@
 // Backdrop plates ready to build on: a sweep in 8-bit with its grain, remembered by size and
-// options (a bounded LRU, about 6 MB a plate at 1200×1600), handed out as copies.
-import { sweep, type SweepOptions } from './backdrop';
+// options (a bounded LRU of 12, about 6 MB a plate at 1200×1600), handed out as copies.
+import { sweepRows, type SweepOptions } from './backdrop';
 import { lru } from './cache';
-import { toCanvas, DEFAULT_GRAIN, type GrainOptions } from './grain';
+import { rowsToCanvas, DEFAULT_GRAIN, type GrainOptions } from './grain';
 import type { Canvas, Size } from './raster';
 
-const PLATES = lru<Canvas>(8);
+const PLATES = lru<Canvas>(12);
 
 const copy = (canvas: Canvas): Canvas => ({ width: canvas.width, height: canvas.height, data: Uint8Array.from(canvas.data) });
 
 /** A sweep plate (a fresh copy to draw on). */
 export function sweepPlate(size: Size, options: SweepOptions, grain: GrainOptions = DEFAULT_GRAIN): Canvas {
   const key = JSON.stringify([size.width, size.height, options, grain]);
-  return copy(PLATES.get(key, () => toCanvas(sweep(size, options), grain)));
+  return copy(PLATES.get(key, () => rowsToCanvas(size, sweepRows(size, options), grain)));
 }
 
 /** A plate of one flat colour, without grain (a marketplace's pure white). */

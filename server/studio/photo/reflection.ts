@@ -3,7 +3,6 @@
 // worked out at half size.
 import { gaussianBlur } from './blur';
 import type { Layer } from './layer';
-import { upsample } from './noise';
 import { groundLine } from './shadow';
 import type { Canvas } from './raster';
 
@@ -60,24 +59,38 @@ export function reflect(canvas: Canvas, layer: Layer, options: ReflectionOptions
       planes[3][t] = a;
     }
   }
-  const fullW = W * 2;
-  const fullH = H * 2;
-  const [r, g, b, a] = planes.map((plane) => upsample(gaussianBlur(plane, W, H, Math.max(0.5, options.blur / 2)), W, H, fullW, fullH)) as [Float32Array, Float32Array, Float32Array, Float32Array];
+  const [r, g, b, a] = planes.map((plane) => gaussianBlur(plane, W, H, Math.max(0.5, options.blur / 2))) as [Float32Array, Float32Array, Float32Array, Float32Array];
+  // Laid on at full size, each pixel read bilinearly from the half-size planes.
   const left = layer.left - pad;
   const originY = layer.top + top;
-  for (let y = 0; y < fullH; y += 1) {
+  for (let y = 0; y < H * 2; y += 1) {
     const cy = originY + y;
     if (cy < 0 || cy >= canvas.height) continue;
-    for (let x = 0; x < fullW; x += 1) {
+    const fy = Math.min(H - 1, Math.max(0, (y + 0.5) / 2 - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(H - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < W * 2; x += 1) {
       const cx = left + x;
       if (cx < 0 || cx >= canvas.width) continue;
-      const t = y * fullW + x;
-      const cover = a[t]!;
+      const fx = Math.min(W - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(W - 1, x0 + 1);
+      const tx = fx - x0;
+      const i00 = y0 * W + x0;
+      const i01 = y0 * W + x1;
+      const i10 = y1 * W + x0;
+      const i11 = y1 * W + x1;
+      const w00 = (1 - tx) * (1 - ty);
+      const w01 = tx * (1 - ty);
+      const w10 = (1 - tx) * ty;
+      const w11 = tx * ty;
+      const cover = a[i00]! * w00 + a[i01]! * w01 + a[i10]! * w10 + a[i11]! * w11;
       if (cover < 1 / 512) continue;
       const d = (cy * canvas.width + cx) * 3;
-      canvas.data[d] = Math.round(canvas.data[d]! * (1 - cover) + r[t]!);
-      canvas.data[d + 1] = Math.round(canvas.data[d + 1]! * (1 - cover) + g[t]!);
-      canvas.data[d + 2] = Math.round(canvas.data[d + 2]! * (1 - cover) + b[t]!);
+      canvas.data[d] = Math.round(canvas.data[d]! * (1 - cover) + r[i00]! * w00 + r[i01]! * w01 + r[i10]! * w10 + r[i11]! * w11);
+      canvas.data[d + 1] = Math.round(canvas.data[d + 1]! * (1 - cover) + g[i00]! * w00 + g[i01]! * w01 + g[i10]! * w10 + g[i11]! * w11);
+      canvas.data[d + 2] = Math.round(canvas.data[d + 2]! * (1 - cover) + b[i00]! * w00 + b[i01]! * w01 + b[i10]! * w10 + b[i11]! * w11);
     }
   }
 }
