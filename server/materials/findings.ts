@@ -1,35 +1,58 @@
 // What the shooting requirements ask of a photo, measured (SPEC §7 shoe-verification): enough
-// resolution, sharp, well exposed, a plain light background, and a shoe that stands out from it
-// whole. Run on a 512 px copy (tens of milliseconds). A phone's grain is told from detail and
-// from the shoe: sharpness is measured after a median filter, less what grain adds, and the shoe
-// is the studio's segmentation of a smoothed copy, "cut off" when its mask reaches the edge.
+// resolution, sharp, well exposed, a plain background, and a shoe that stands out from it whole.
+// Sharpness and exposure are measured on a 512 px copy; a phone's grain is told from detail by a
+// median filter, less what grain adds. The shoe is the studio's own segmentation (segment.ts) on
+// its working copy, so a photo that passes here is one the studio can cut out: "cut off" when its
+// mask reaches the frame's edge, and "does not stand out" when too little of its outline is seen
+// against the backdrop beside it, or nothing is found where something clearly is. All of it runs
+// before any token is spent: at upload (verify-angle) and at a task's intake.
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, type FindingCheck } from '../../contract/materials';
-import { edgeRing, maskOf, median, smoothedCopy, touchesFrame } from '../studio/segment';
+import { edgeRing, median, segment, touchesFrame, workingCopy, WORK_SIDE as SEGMENT_SIDE } from '../studio/segment';
 
-/** The longest side of the copy every check is measured on. */
+/** The longest side of the copy sharpness and exposure are measured on. */
 const WORK_SIDE = 512;
 /** The backdrop's brightness in a well-lit shot, which the sharpness threshold was set on. */
 const WELL_LIT = 240;
-/** The most a dim shot's sharpness is scaled up by. */
+/** The most a dim or faint shot's sharpness is scaled up by. */
 const MAX_DIM_GAIN = 4;
+/** Difference in brightness between the shoe and its backdrop below which its edges count as faint. */
+const CLEAR_CONTRAST = 60;
 
 export const THRESHOLDS = {
   /** Shortest side, px. */
   minSide: 1000,
-  /** Variance of the Laplacian on the 512 px grey copy, median-filtered, less the grain's part. */
+  /**
+   * Variance of the Laplacian on the 512 px grey copy, median-filtered, less the grain's part,
+   * scaled up for a dim shot or a shoe close in brightness to its backdrop (fainter edges, not softer).
+   */
   minSharpness: 60,
-  /** Mean brightness (0–255) of the shoe itself. */
-  minSubjectBrightness: 40,
+  /** Mean brightness (0–255) of the shoe itself: well-lit black leather averages 25–40. */
+  minSubjectBrightness: 22,
   /** Share of the shoe's pixels that are blown out. */
   maxSubjectClipped: 0.25,
   minSubjectShare: 0.06,
   maxSubjectShare: 0.85,
   /**
-   * Background: median brightness along the frame's edge, and the robust spread (from the median
-   * absolute deviation) of the edge around a plane fitted to it, on the smoothed copy.
+   * Share of the shoe's outline across which it clearly differs (OKLab ΔE ≥ 0.04) from the
+   * backdrop beside it: below it the cut-out's edge would be a guess. Phone photos of a white shoe
+   * on a white sheet with a little shade or a warmer sheet keep 0.6 or more; a white shoe on a sheet
+   * of its own colour in flat light keeps less than a third.
    */
-  minBackgroundBrightness: 140,
+  minVisibleOutline: 0.45,
+  /**
+   * When too little is found: the share of the frame that surely differs from the backdrop, or
+   * that lies on sharp edges (stitching, a seam), above which "no shoe" is "a shoe that does not
+   * stand out" rather than an empty frame.
+   */
+  minEvidence: 0.002,
+  minStructure: 0.002,
+  /**
+   * Background: median brightness along the frame's edge (a mid-grey card, what a white shoe is
+   * best shot on, sits at 100–130; below 90 the shot is underexposed), and the robust spread (from
+   * the median absolute deviation) of the edge around the smooth backdrop fitted to it.
+   */
+  minBackgroundBrightness: 90,
   maxBackgroundSpread: 22,
 } as const;
 
@@ -45,6 +68,7 @@ export type Verdict =
   | 'SUBJECT_MISSING'
   | 'SUBJECT_TOO_LARGE'
   | 'SUBJECT_CUT_OFF'
+  | 'SUBJECT_LOW_CONTRAST'
   | 'BACKGROUND_OK'
   | 'BACKGROUND_BUSY'
   | 'BACKGROUND_DARK';
@@ -61,7 +85,7 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 /** Standard deviation of normally distributed values from their median absolute deviation. */
 const robustSpread = (values: ArrayLike<number>) => 1.4826 * median(Float64Array.from(values, Math.abs));
 
-function lumaOf(rgb: Buffer, pixels: number): Float32Array {
+function lumaOf(rgb: Uint8Array, pixels: number): Float32Array {
   const luma = new Float32Array(pixels);
   for (let i = 0; i < pixels; i += 1) luma[i] = 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!;
   return luma;
@@ -111,6 +135,54 @@ function median3(grey: Float32Array, w: number, h: number): Float32Array {
 }
 
 /**
+ * Luma of the frame's edge band less a plane fitted to it by least squares (pixels far off the
+ * first fit, such as a shoe crossing the edge, left out of the second and third).
+ */
+function planeResiduals(grey: Float32Array, w: number, ring: Int32Array): Float32Array {
+  let kept = Array.from(ring);
+  const residuals = new Float32Array(ring.length);
+  for (let round = 0; round < 3; round += 1) {
+    // Normal equations of v = a + b·x + c·y, centred on the kept pixels' mean position.
+    let mx = 0;
+    let my = 0;
+    let mv = 0;
+    for (const i of kept) {
+      mx += i % w;
+      my += Math.floor(i / w);
+      mv += grey[i]!;
+    }
+    const n = Math.max(1, kept.length);
+    mx /= n;
+    my /= n;
+    mv /= n;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
+    let sxv = 0;
+    let syv = 0;
+    for (const i of kept) {
+      const dx = (i % w) - mx;
+      const dy = Math.floor(i / w) - my;
+      const dv = grey[i]! - mv;
+      sxx += dx * dx;
+      syy += dy * dy;
+      sxy += dx * dy;
+      sxv += dx * dv;
+      syv += dy * dv;
+    }
+    const det = sxx * syy - sxy * sxy;
+    const b = det ? (sxv * syy - syv * sxy) / det : 0;
+    const c = det ? (syv * sxx - sxv * sxy) / det : 0;
+    ring.forEach((i, k) => {
+      residuals[k] = grey[i]! - (mv + b * ((i % w) - mx) + c * (Math.floor(i / w) - my));
+    });
+    const limit = Math.max(6, 3 * median(Float64Array.from(residuals, Math.abs)));
+    kept = Array.from(ring).filter((_, k) => Math.abs(residuals[k]!) <= limit);
+  }
+  return residuals;
+}
+
+/**
  * Variance of the 4-neighbour Laplacian of a grey image, less the part the grain adds (measured
  * where the frame's edge is plain, robustly), so grain does not pass for detail.
  */
@@ -148,32 +220,43 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   const luma = lumaOf(data, pixels);
   const ring = edgeRing(w, h);
 
-  // The shoe and the background, found on a copy with the grain smoothed away: the segmentation
-  // the studio cuts the shoe out with, so a photo that passes here is one the studio can use.
-  const smooth = await smoothedCopy(data, w, h, WORK_SIDE);
-  const { mask, background } = maskOf(smooth.data, w, h);
-  const smoothLuma = lumaOf(smooth.data, pixels);
-  const edgeMean = median(Array.from(ring, (i) => smoothLuma[i]!));
-  // What the edge holds besides a smooth backdrop; robust, so a shoe crossing it is not "busy".
-  const edgeSpread = robustSpread(background.residuals);
+  // The shoe and the background as the studio finds them, on the studio's own working copy.
+  const full = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().resize(SEGMENT_SIDE, SEGMENT_SIDE, { fit: 'inside', kernel: 'linear' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const working = await workingCopy(full.data, full.info.width, full.info.height);
+  const found = segment(working.data, working.w, working.h);
+  const { mask } = found;
+  const workingRing = edgeRing(working.w, working.h);
+  const edgeMean = median(Array.from(workingRing, (i) => 0.299 * working.data[i * 3]! + 0.587 * working.data[i * 3 + 1]! + 0.114 * working.data[i * 3 + 2]!));
+  // What the edge holds besides a backdrop whose light changes evenly across the frame; robust,
+  // so a shoe crossing it is not "busy".
+  const edgeSpread = robustSpread(planeResiduals(lumaOf(working.data, working.w * working.h), working.w, workingRing));
 
   // Sharpness on a median-filtered copy (it keeps edges and takes out most grain), with a dim
   // shot's contrast brought up to a well-lit one's: dim light makes edges fainter, not softer.
-  const sharpness = detail(median3(luma, w, h), w, h, ring) * Math.min(MAX_DIM_GAIN, Math.max(1, WELL_LIT / Math.max(1, edgeMean)) ** 2);
+  // A light shoe on a light backdrop shows fainter edges alike, and is brought up the same way.
+  const dimGain = Math.max(1, WELL_LIT / Math.max(1, edgeMean)) ** 2;
 
+  // The shoe's brightness on the 512 px copy, through its mask scaled to it.
   let subjectCount = 0;
   let subjectLuma = 0;
   let subjectClipped = 0;
-  for (let i = 0; i < pixels; i += 1) {
-    if (!mask[i]) continue;
-    subjectCount += 1;
-    subjectLuma += luma[i]!;
-    if (luma[i]! >= 250) subjectClipped += 1;
+  for (let y = 0; y < h; y += 1) {
+    const row = Math.min(working.h - 1, Math.floor(((y + 0.5) * working.h) / h)) * working.w;
+    for (let x = 0; x < w; x += 1) {
+      if (!mask[row + Math.min(working.w - 1, Math.floor(((x + 0.5) * working.w) / w))]) continue;
+      const i = y * w + x;
+      subjectCount += 1;
+      subjectLuma += luma[i]!;
+      if (luma[i]! >= 250) subjectClipped += 1;
+    }
   }
-  const share = subjectCount / pixels;
+  let maskCount = 0;
+  for (let i = 0; i < mask.length; i += 1) maskCount += mask[i]!;
+  const share = maskCount / mask.length;
   const subjectMean = subjectCount ? subjectLuma / subjectCount : 0;
   const clippedShare = subjectCount ? subjectClipped / subjectCount : 0;
-
+  const faintGain = subjectCount ? Math.max(1, CLEAR_CONTRAST / Math.max(1, Math.abs(edgeMean - subjectMean))) ** 2 : 1;
+  const sharpness = detail(median3(luma, w, h), w, h, ring) * Math.min(MAX_DIM_GAIN, dimGain * faintGain);
   const findings: RawFinding[] = [];
   findings.push({
     check: 'resolution',
@@ -191,14 +274,18 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
     value: round(subjectMean, 1),
     verdict: dark ? 'EXPOSURE_DARK' : bright ? 'EXPOSURE_BRIGHT' : 'EXPOSURE_OK',
   });
-  const missing = share < THRESHOLDS.minSubjectShare;
-  const tooLarge = share > THRESHOLDS.maxSubjectShare;
-  const cutOff = !missing && touchesFrame(mask, w, h);
+  // Too little found: a frame with nothing in it, or a shoe the backdrop swallows.
+  const small = share < THRESHOLDS.minSubjectShare;
+  const blends = small ? found.evidence >= THRESHOLDS.minEvidence || found.structure >= THRESHOLDS.minStructure : found.visibleOutline < THRESHOLDS.minVisibleOutline;
+  const missing = small && !blends;
+  const tooLarge = !small && share > THRESHOLDS.maxSubjectShare;
+  const cutOff = !small && !blends && touchesFrame(mask, working.w, working.h);
   findings.push({
     check: 'subject',
-    ok: !missing && !tooLarge && !cutOff,
-    value: round(share, 3),
-    verdict: missing ? 'SUBJECT_MISSING' : tooLarge ? 'SUBJECT_TOO_LARGE' : cutOff ? 'SUBJECT_CUT_OFF' : 'SUBJECT_OK',
+    ok: !missing && !blends && !tooLarge && !cutOff,
+    // The verdict's measure: the share of the outline seen when the shoe blends in, else the share of the frame.
+    value: blends && !small ? round(found.visibleOutline, 2) : round(share, 3),
+    verdict: missing ? 'SUBJECT_MISSING' : blends ? 'SUBJECT_LOW_CONTRAST' : tooLarge ? 'SUBJECT_TOO_LARGE' : cutOff ? 'SUBJECT_CUT_OFF' : 'SUBJECT_OK',
   });
   const busy = edgeSpread > THRESHOLDS.maxBackgroundSpread;
   const darkBackground = edgeMean < THRESHOLDS.minBackgroundBrightness;
@@ -215,9 +302,13 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
  * Why a photo cannot be used, or null when it meets the requirements: the one rule the photo
  * check (whether a slot is ok) and the intake of a task (whether it is rejected) both apply, so a
  * photo the check passed is never refused later. A busy or dark background makes the subject
- * unmeasurable, so it is the reason given first.
+ * unmeasurable, so it is the reason given first; then a shoe that does not stand out from its
+ * background, which also leaves too little detail to judge sharpness by.
  */
 export function refusal(findings: RawFinding[]): Verdict | null {
-  const failed = findings.find((f) => !f.ok && f.check === 'background') ?? findings.find((f) => !f.ok);
+  const failed =
+    findings.find((f) => !f.ok && f.check === 'background') ??
+    findings.find((f) => !f.ok && f.verdict === 'SUBJECT_LOW_CONTRAST') ??
+    findings.find((f) => !f.ok);
   return failed?.verdict ?? null;
 }

@@ -1,31 +1,67 @@
-// Cuts the shoe out of a photo taken on the plain light background the shooting requirements ask
-// for. The shoe is found on a smoothed copy, so a phone sensor's grain is not taken for it. The
-// background is modelled from the frame's edge (its colour changing across the frame with the
-// light); a pixel belongs to the shoe when its hue differs from the background's or it is much
-// darker or lighter. A shadow is the background's hue, only somewhat darker, so it stays
-// out. Specks are dropped, holes (laces, highlights) filled, and the mask scaled back to full size.
-// The photo is colour-corrected by the same background: it is made neutral and bright.
+// Cuts the shoe out of a phone photo taken on a plain backdrop: a wall swept into the floor, lit
+// unevenly, with the shoe's shadows on it. The mask is worked out on a copy 640 px across:
+// - the backdrop is a smooth surface (a cubic in OKLab, plus its slow departures from it) fitted
+//   to the frame's edge and then to everything found not to be shoe;
+// - a pixel is surely shoe when it differs from the backdrop in a way a shadow cannot make (another
+//   hue, lighter, or far darker), surely backdrop when it matches it, and in doubt when it is the
+//   backdrop's hue only darker: a shadow, or the shoe's own shade (a white shoe's side, a grey sole);
+// - sharp edges (a step within a pixel or two, where a shadow's edge is gradual) cut the doubtful
+//   pixels into regions: one that fades into the backdrop with no sharp edge between is a shadow,
+//   one fenced off from it is the shoe's own. Backdrop fenced off from the frame's backdrop is the
+//   room seen through a lace loop when it is small beside the shoe, and the shoe's own surface (a
+//   white sole on a white sheet) when it is not;
+// - what is left (the sharp edges themselves) goes to the side it joins with the smallest step in
+//   colour, so a thin lace is followed along its length rather than crossed.
+// At full size only a band along the outline is refined: a pixel's alpha is where its colour lies
+// between the shoe's and the backdrop's beside it, and its colour is the shoe's with the
+// backdrop's share taken out (F = (I − (1 − α)·B) / α), so no halo of the old background is left.
 import type { Sharp } from 'sharp';
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS } from '../../contract/materials';
+import { oklabToRgb, rgbToOklab, type Rgb } from '../../contract/colour';
 
 /** The longest side the mask is worked out at; the cut-out keeps the photo's full size. */
-const WORK_SIDE = 1024;
-const EDGE = 6;
-/** Normalised-colour distance from the background that marks the shoe. */
-const HUE_DISTANCE_SQUARED = 0.022 ** 2;
-/** Brightness relative to the background below (shadows stop above it) or above which is shoe. */
-const DARKER = 0.5;
-const LIGHTER = 1.12;
-/** Blur sigma, px on a 512 px copy, that smooths a phone sensor's grain before the shoe is found. */
-const SMOOTHING = 1.5;
+export const WORK_SIDE = 640;
+/** Width of the frame's edge band the backdrop is first fitted to, as a share of the shorter side. */
+const EDGE_SHARE = 0.04;
+/** OKLab hue difference (a, b against the backdrop darkened alike) that a shadow cannot make. */
+const HUE_DIFFERENCE = 0.016;
+/** Lightness relative to the backdrop (OKLab L, the cube root of luminance) above which is shoe… */
+const LIGHTER = 1.035;
+/** …and below which it is darker than a shadow on a floor gets (luminance ≈ 0.1 of the floor's). */
+const DARKEST_SHADOW = 0.46;
+/** A pixel within this many grain deviations of the backdrop (OKLab ΔE) is backdrop, never less than the floor. */
+const MATCH_DEVIATIONS = 4;
+const MATCH_FLOOR = 0.014;
+/** Grain (OKLab, a pixel against its neighbours) above which the working copy is smoothed further. */
+const CALM = 0.0025;
+/** A sharp edge: a gradient (OKLab per working pixel) at least this steep, and this much steeper over one pixel than over three. */
+const SHARP_STEP = 0.01;
+const SHARPNESS = 1.7;
+/** In a grainy shot, a sharp edge shorter than this many working pixels is grain. */
+const MIN_EDGE = 8;
+/** A region in doubt that meets the backdrop with no sharp edge along more than this share of its border is a shadow. */
+const SHADOW_CONTACT = 0.2;
+/**
+ * Fenced-off backdrop is a hole in the shoe when, this many working pixels round it, at least
+ * this share is the frame's backdrop again: the shoe round it is a thin rim (a lace, a strap).
+ */
+const RIM = 8;
+const LOOP_ROOM = 0.1;
+/** Enclosed backdrop smaller than this many working pixels is noise, filled. */
+const MIN_HOLE = 12;
 /** Pieces smaller than this share of the largest are specks. */
 const MIN_PIECE = 0.02;
+/** Working pixels either side of the outline whose colours are known, and that are refined at full size. */
+const BAND = 3;
+const REFINE = 2;
 /** The background is brought to this brightness by the correction. */
 const TARGET_WHITE = 246;
+/** Contrast (OKLab ΔE) across the outline at which a stretch of it counts as clearly seen. */
+const VISIBLE_EDGE = 0.04;
 
 export interface Cutout {
-  /** The shoe on transparency, cropped to it: RGBA PNG. */
+  /** The shoe on transparency, cropped to it: RGBA PNG, its edge soft and free of the old background. */
   png: Buffer;
   width: number;
   height: number;
@@ -41,103 +77,194 @@ export interface Cutout {
 
 export const median = (values: ArrayLike<number>) => Float64Array.from(values).sort()[Math.floor(values.length / 2)] ?? 0;
 
-/** Indices of the pixels in a band `EDGE` px wide along the frame's edge. */
-export function edgeRing(w: number, h: number): Int32Array {
+/** Indices of the pixels in a band `edge` px wide along the frame's edge. */
+export function edgeRing(w: number, h: number, edge = Math.max(2, Math.round(Math.min(w, h) * EDGE_SHARE))): Int32Array {
   const ring: number[] = [];
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
-      if (x >= EDGE && x < w - EDGE && y >= EDGE && y < h - EDGE) continue;
+      if (x >= edge && x < w - edge && y >= edge && y < h - edge) continue;
       ring.push(y * w + x);
     }
   }
   return Int32Array.from(ring);
 }
 
-/** Least-squares plane a + b·x + c·y through one channel of the chosen pixels. */
-function fitPlane(data: Buffer, pixels: ArrayLike<number>, w: number, c: number): Plane {
-  // Normal equations, centred on the pixels' mean position so they stay well conditioned.
-  let n = 0;
-  let mx = 0;
-  let my = 0;
-  let mv = 0;
-  for (let k = 0; k < pixels.length; k += 1) {
-    const i = pixels[k]!;
-    n += 1;
-    mx += i % w;
-    my += Math.floor(i / w);
-    mv += data[i * 3 + c]!;
+// ---------------------------------------------------------------------------------------------
+// Colour
+
+const LINEAR = Float32Array.from({ length: 256 }, (_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+/** An RGB image as three OKLab planes (contract/colour.ts's conversion, on a table of sRGB values). */
+function oklabPlanes(rgb: Uint8Array, n: number): [Float32Array, Float32Array, Float32Array] {
+  const L = new Float32Array(n);
+  const A = new Float32Array(n);
+  const B = new Float32Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const r = LINEAR[rgb[i * 3]!]!;
+    const g = LINEAR[rgb[i * 3 + 1]!]!;
+    const b = LINEAR[rgb[i * 3 + 2]!]!;
+    const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+    const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+    const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+    L[i] = 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s;
+    A[i] = 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s;
+    B[i] = 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s;
   }
-  if (!n) return [0, 0, 0];
-  mx /= n;
-  my /= n;
-  mv /= n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  let sxv = 0;
-  let syv = 0;
-  for (let k = 0; k < pixels.length; k += 1) {
-    const i = pixels[k]!;
-    const dx = (i % w) - mx;
-    const dy = Math.floor(i / w) - my;
-    const dv = data[i * 3 + c]! - mv;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-    sxv += dx * dv;
-    syv += dy * dv;
-  }
-  const det = sxx * syy - sxy * sxy;
-  const b = det ? (sxv * syy - syv * sxy) / det : 0;
-  const cy = det ? (syv * sxx - sxv * sxy) / det : 0;
-  return [mv - b * mx - cy * my, b, cy];
+  return [L, A, B];
 }
 
-type Plane = [number, number, number];
 
-export interface BackgroundModel {
-  /** Per channel: a + b·x + c·y. */
-  planes: [Plane, Plane, Plane];
-  /** The background's expected value of channel `c` at (x, y). */
-  at(x: number, y: number, c: number): number;
-  /** Luma of each edge-band pixel minus the model's: what the edge holds besides the backdrop. */
-  residuals: Float32Array;
+// ---------------------------------------------------------------------------------------------
+// The backdrop: a smooth surface per OKLab plane
+
+/** The fifteen terms of a quartic in x and y (each in −1…1): uⁱ·vʲ with i + j ≤ 4, by i then j. */
+const DEGREE = 4;
+const TERMS = ((DEGREE + 1) * (DEGREE + 2)) / 2;
+function terms(u: number, v: number, out: Float64Array) {
+  let k = 0;
+  let ui = 1;
+  for (let i = 0; i <= DEGREE; i += 1) {
+    let vj = ui;
+    for (let j = 0; j <= DEGREE - i; j += 1) {
+      out[k++] = vj;
+      vj *= v;
+    }
+    ui *= u;
+  }
+}
+
+/** Solves `a·x = b` (n × n) by Gaussian elimination with partial pivoting; null when singular. */
+function solve(a: Float64Array, b: Float64Array, n: number): Float64Array | null {
+  const m = Float64Array.from(a);
+  const x = Float64Array.from(b);
+  for (let col = 0; col < n; col += 1) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r += 1) if (Math.abs(m[r * n + col]!) > Math.abs(m[pivot * n + col]!)) pivot = r;
+    if (Math.abs(m[pivot * n + col]!) < 1e-12) return null;
+    if (pivot !== col) {
+      for (let k = 0; k < n; k += 1) [m[col * n + k], m[pivot * n + k]] = [m[pivot * n + k]!, m[col * n + k]!];
+      [x[col], x[pivot]] = [x[pivot]!, x[col]!];
+    }
+    for (let r = col + 1; r < n; r += 1) {
+      const f = m[r * n + col]! / m[col * n + col]!;
+      if (!f) continue;
+      for (let k = col; k < n; k += 1) m[r * n + k]! -= f * m[col * n + k]!;
+      x[r]! -= f * x[col]!;
+    }
+  }
+  for (let r = n - 1; r >= 0; r -= 1) {
+    let sum = x[r]!;
+    for (let k = r + 1; k < n; k += 1) sum -= m[r * n + k]! * x[k]!;
+    x[r] = sum / m[r * n + r]!;
+  }
+  return x;
+}
+
+/** Least-squares cubic per plane through the pixels `use` marks, on every `stride`-th row and column. */
+function fitSurface(planes: Float32Array[], w: number, h: number, use: Uint8Array, stride: number): Float64Array[] | null {
+  const normal = new Float64Array(TERMS * TERMS);
+  const rhs = [new Float64Array(TERMS), new Float64Array(TERMS), new Float64Array(TERMS)];
+  const t = new Float64Array(TERMS);
+  let count = 0;
+  for (let y = 0; y < h; y += stride) {
+    const v = (2 * y) / (h - 1) - 1;
+    for (let x = 0; x < w; x += stride) {
+      const i = y * w + x;
+      if (!use[i]) continue;
+      terms((2 * x) / (w - 1) - 1, v, t);
+      for (let r = 0; r < TERMS; r += 1) {
+        const tr = t[r]!;
+        for (let c = r; c < TERMS; c += 1) normal[r * TERMS + c]! += tr * t[c]!;
+        rhs[0]![r]! += tr * planes[0]![i]!;
+        rhs[1]![r]! += tr * planes[1]![i]!;
+        rhs[2]![r]! += tr * planes[2]![i]!;
+      }
+      count += 1;
+    }
+  }
+  if (count < TERMS * 8) return null;
+  for (let r = 0; r < TERMS; r += 1) for (let c = 0; c < r; c += 1) normal[r * TERMS + c] = normal[c * TERMS + r]!;
+  const solved = rhs.map((b) => solve(normal, b, TERMS));
+  return solved.every((s) => s) ? (solved as Float64Array[]) : null;
+}
+
+/** The surface at every working pixel: three planes. */
+function evaluate(coefficients: Float64Array[], w: number, h: number): Float32Array[] {
+  const out = [new Float32Array(w * h), new Float32Array(w * h), new Float32Array(w * h)];
+  const inU = new Float64Array(DEGREE + 1);
+  for (let p = 0; p < 3; p += 1) {
+    const k = coefficients[p]!;
+    const plane = out[p]!;
+    for (let y = 0; y < h; y += 1) {
+      const v = (2 * y) / (h - 1) - 1;
+      // Along a row the surface is a polynomial in u; its coefficients first.
+      let t = 0;
+      for (let i = 0; i <= DEGREE; i += 1) {
+        let sum = 0;
+        let vj = 1;
+        for (let j = 0; j <= DEGREE - i; j += 1) {
+          sum += k[t++]! * vj;
+          vj *= v;
+        }
+        inU[i] = sum;
+      }
+      for (let x = 0; x < w; x += 1) {
+        const u = (2 * x) / (w - 1) - 1;
+        let sum = 0;
+        for (let i = DEGREE; i >= 0; i -= 1) sum = sum * u + inU[i]!;
+        plane[y * w + x] = sum;
+      }
+    }
+  }
+  return out;
 }
 
 /**
- * The background as a plane per channel (the light may fall off across the frame in any
- * direction), fitted to the frame's edge band. Pixels far from a first fit, such as a shoe that
- * crosses the edge, are left out of the next one.
+ * Adds to the surface what it misses of the backdrop (a sheet's folds, patchy light): the
+ * residual of the pixels `use` marks, averaged over a wide window on a grid a quarter the size.
  */
-export function backgroundModel(data: Buffer, w: number, h: number): BackgroundModel {
-  const ring = edgeRing(w, h);
-  let kept: ArrayLike<number> = ring;
-  let planes = [[0, 0, 0], [0, 0, 0], [0, 0, 0]] as [Plane, Plane, Plane];
-  const distance = new Float32Array(ring.length);
-  for (let round = 0; round < 3; round += 1) {
-    planes = [fitPlane(data, kept, w, 0), fitPlane(data, kept, w, 1), fitPlane(data, kept, w, 2)];
-    for (let k = 0; k < ring.length; k += 1) {
-      const i = ring[k]!;
-      const x = i % w;
-      const y = Math.floor(i / w);
-      let sum = 0;
-      for (let c = 0; c < 3; c += 1) sum += (data[i * 3 + c]! - (planes[c]![0] + planes[c]![1] * x + planes[c]![2] * y)) ** 2;
-      distance[k] = Math.sqrt(sum);
+function addResidual(model: Float32Array[], planes: Float32Array[], use: Uint8Array, w: number, h: number) {
+  const q = 4;
+  const qw = Math.ceil(w / q);
+  const qh = Math.ceil(h / q);
+  const weight = new Float32Array(qw * qh);
+  const residual = [new Float32Array(qw * qh), new Float32Array(qw * qh), new Float32Array(qw * qh)];
+  for (let y = 0; y < h; y += 1) {
+    const row = Math.floor(y / q) * qw;
+    for (let x = 0; x < w; x += 1) {
+      const i = y * w + x;
+      if (!use[i]) continue;
+      const k = row + Math.floor(x / q);
+      weight[k]! += 1;
+      for (let p = 0; p < 3; p += 1) residual[p]![k]! += planes[p]![i]! - model[p]![i]!;
     }
-    const limit = Math.max(6, 3 * median(distance));
-    kept = ring.filter((_, k) => distance[k]! <= limit);
   }
-  const at = (x: number, y: number, c: number) => planes[c]![0] + planes[c]![1] * x + planes[c]![2] * y;
-  const residuals = new Float32Array(ring.length);
-  for (let k = 0; k < ring.length; k += 1) {
-    const i = ring[k]!;
-    const x = i % w;
-    const y = Math.floor(i / w);
-    const luma = (c: number) => data[i * 3 + c]! - at(x, y, c);
-    residuals[k] = 0.299 * luma(0) + 0.587 * luma(1) + 0.114 * luma(2);
+  const reach = Math.max(2, Math.round(Math.max(qw, qh) / 25));
+  const spread = boxBlur(weight, qw, qh, reach);
+  for (let p = 0; p < 3; p += 1) {
+    const smooth = boxBlur(residual[p]!, qw, qh, reach);
+    // Where the backdrop is seen only thinly nearby (behind the shoe) the correction fades out.
+    for (let k = 0; k < smooth.length; k += 1) smooth[k] = spread[k]! > 0.05 ? (smooth[k]! / spread[k]!) * Math.min(1, spread[k]! / (q * q * 0.3)) : 0;
+    const plane = model[p]!;
+    for (let y = 0; y < h; y += 1) {
+      const fy = Math.min(qh - 1.001, Math.max(0, (y + 0.5) / q - 0.5));
+      const r0 = Math.floor(fy) * qw;
+      const ay = fy - Math.floor(fy);
+      for (let x = 0; x < w; x += 1) {
+        const fx = Math.min(qw - 1.001, Math.max(0, (x + 0.5) / q - 0.5));
+        const c = r0 + Math.floor(fx);
+        const ax = fx - Math.floor(fx);
+        plane[y * w + x]! += (smooth[c]! * (1 - ax) + smooth[c + 1]! * ax) * (1 - ay) + (smooth[c + qw]! * (1 - ax) + smooth[c + qw + 1]! * ax) * ay;
+      }
+    }
   }
-  return { planes, at, residuals };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Masks
 
 /** Labels 4-connected pieces of `mask` (1 = on); returns labels and each piece's size. */
 function pieces(mask: Uint8Array, w: number, h: number) {
@@ -155,7 +282,7 @@ function pieces(mask: Uint8Array, w: number, h: number) {
       const i = stack[--top]!;
       size += 1;
       const x = i % w;
-      // The four neighbours, written out: this loop runs once per pixel of the shoe.
+      // The four neighbours, written out: this loop runs once per pixel.
       let n = i - 1;
       if (x > 0 && mask[n] && !labels[n]) {
         labels[n] = label;
@@ -186,14 +313,14 @@ function pieces(mask: Uint8Array, w: number, h: number) {
  * Grows (any pixel on in the window) or shrinks (every pixel on) the mask by `r` pixels with a
  * square window, separably, with running counts so the cost does not depend on `r`.
  */
-function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean): Uint8Array<ArrayBuffer> {
+function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean): Uint8Array {
   const pass = (input: Uint8Array, length: number, lines: number, stride: number, step: number) => {
     const output = new Uint8Array(input.length);
     for (let line = 0; line < lines; line += 1) {
       const base = line * stride;
       let on = 0;
       let size = 0;
-      // Window [i - r, i + r], clamped to the line.
+      // Window [i − r, i + r], clamped to the line.
       for (let i = 0; i < Math.min(r, length); i += 1) {
         on += input[base + i * step]!;
         size += 1;
@@ -214,53 +341,7 @@ function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean)
     }
     return output;
   };
-  const rows = pass(mask, w, h, w, 1);
-  return pass(rows, h, w, 1, w);
-}
-
-/** The shoe's mask at working size (1 shoe, 0 background), found on a `smoothed` copy. */
-export function maskOf(data: Buffer, w: number, h: number): { mask: Uint8Array; background: BackgroundModel } {
-  const background = backgroundModel(data, w, h);
-  let mask = new Uint8Array(w * h);
-  const [pr, pg, pb] = background.planes;
-  for (let y = 0; y < h; y += 1) {
-    for (let x = 0; x < w; x += 1) {
-      const br = pr[0] + pr[1] * x + pr[2] * y;
-      const bg = pg[0] + pg[1] * x + pg[2] * y;
-      const bb = pb[0] + pb[1] * x + pb[2] * y;
-      const bSum = br + bg + bb + 1;
-      const i = y * w + x;
-      const r = data[i * 3]!;
-      const g = data[i * 3 + 1]!;
-      const b = data[i * 3 + 2]!;
-      const sum = r + g + b + 1;
-      const dr = r / sum - br / bSum;
-      const dg = g / sum - bg / bSum;
-      const db = b / sum - bb / bSum;
-      const ratio = sum / bSum;
-      mask[i] = dr * dr + dg * dg + db * db > HUE_DISTANCE_SQUARED || ratio < DARKER || ratio > LIGHTER ? 1 : 0;
-    }
-  }
-  // Close small gaps (stitching, laces against the edge), then keep the shoe's pieces.
-  mask = morph(morph(mask, w, h, 2, true), w, h, 2, false);
-  const { labels, sizes } = pieces(mask, w, h);
-  const largest = Math.max(0, ...sizes.slice(1));
-  for (let i = 0; i < mask.length; i += 1) mask[i] = labels[i] && sizes[labels[i]!]! >= largest * MIN_PIECE ? 1 : 0;
-  // Fill holes: background not reachable from the frame's edge is inside the shoe.
-  const inverse = new Uint8Array(w * h);
-  for (let i = 0; i < mask.length; i += 1) inverse[i] = mask[i] ? 0 : 1;
-  const gaps = pieces(inverse, w, h);
-  const outside = new Uint8Array(gaps.sizes.length);
-  for (let x = 0; x < w; x += 1) {
-    outside[gaps.labels[x]!] = 1;
-    outside[gaps.labels[(h - 1) * w + x]!] = 1;
-  }
-  for (let y = 0; y < h; y += 1) {
-    outside[gaps.labels[y * w]!] = 1;
-    outside[gaps.labels[y * w + w - 1]!] = 1;
-  }
-  for (let i = 0; i < mask.length; i += 1) mask[i] = inverse[i] && outside[gaps.labels[i]!] ? 0 : 1;
-  return { mask, background };
+  return pass(pass(mask, w, h, w, 1), h, w, 1, w);
 }
 
 /** Whether the mask reaches the frame's outermost row or column: the shoe goes on beyond it. */
@@ -270,22 +351,418 @@ export function touchesFrame(mask: Uint8Array, w: number, h: number): boolean {
   return false;
 }
 
+/** A box blur of radius `r`, twice (close to a Gaussian), of a float plane, in place of a copy. */
+function boxBlur(field: Float32Array, w: number, h: number, r: number): Float32Array {
+  let src = field;
+  const size = 2 * r + 1;
+  for (let pass = 0; pass < 2; pass += 1) {
+    const rows = new Float32Array(src.length);
+    for (let y = 0; y < h; y += 1) {
+      const base = y * w;
+      let sum = 0;
+      for (let x = -r; x <= r; x += 1) sum += src[base + Math.min(w - 1, Math.max(0, x))]!;
+      for (let x = 0; x < w; x += 1) {
+        rows[base + x] = sum / size;
+        sum += src[base + Math.min(w - 1, x + r + 1)]! - src[base + Math.max(0, x - r)]!;
+      }
+    }
+    const cols = new Float32Array(src.length);
+    for (let x = 0; x < w; x += 1) {
+      let sum = 0;
+      for (let y = -r; y <= r; y += 1) sum += rows[Math.min(h - 1, Math.max(0, y)) * w + x]!;
+      for (let y = 0; y < h; y += 1) {
+        cols[y * w + x] = sum / size;
+        sum += rows[Math.min(h - 1, y + r + 1) * w + x]! - rows[Math.max(0, y - r) * w + x]!;
+      }
+    }
+    src = cols;
+  }
+  return src;
+}
+
+/** Bilinear sample of a plane at (x, y), clamped to it. */
+function sampleAt(plane: Float32Array, w: number, h: number, x: number, y: number): number {
+  const fx = Math.min(w - 1, Math.max(0, x));
+  const fy = Math.min(h - 1, Math.max(0, y));
+  const x0 = Math.min(w - 2, Math.floor(fx));
+  const y0 = Math.min(h - 2, Math.floor(fy));
+  const ax = fx - x0;
+  const ay = fy - y0;
+  const i = y0 * w + x0;
+  return (plane[i]! * (1 - ax) + plane[i + 1]! * ax) * (1 - ay) + (plane[i + w]! * (1 - ax) + plane[i + w + 1]! * ax) * ay;
+}
+
 /**
- * A copy of the photo, `side` px at most, with the sensor's grain smoothed away (a median takes
- * out single noisy pixels, a blur what is left), so the shoe is told from noise. The blur grows
- * with the copy, so the grain of a phone's sensor is smoothed alike at any working size.
+ * Marker flooding: every unlabelled pixel takes the label (1 shoe, 2 backdrop) of the marker that
+ * reaches it along the path whose largest step in colour (OKLab, between neighbours) is smallest;
+ * ties go to the nearer. A thin lace is followed along its length, not crossed.
  */
-export async function smoothedCopy(raw: Buffer, width: number, height: number, side: number) {
+function flood(labels: Uint8Array, planes: Float32Array[], w: number, h: number) {
+  const n = w * h;
+  const [L, A, B] = planes as [Float32Array, Float32Array, Float32Array];
+  // A bucket queue per step size (ΔE × 1000, capped); each entry is pixel·2 + (label − 1).
+  const buckets: number[][] = Array.from({ length: 256 }, () => []);
+  const push = (i: number, k: number, label: number, level: number) => {
+    if (labels[k]) return;
+    const step = Math.min(255, Math.round(Math.hypot(L[i]! - L[k]!, A[i]! - A[k]!, B[i]! - B[k]!) * 1000));
+    buckets[step > level ? step : level]!.push(k * 2 + label - 1);
+  };
+  const offer = (i: number, label: number, level: number) => {
+    const x = i % w;
+    if (x > 0) push(i, i - 1, label, level);
+    if (x < w - 1) push(i, i + 1, label, level);
+    if (i >= w) push(i, i - w, label, level);
+    if (i < n - w) push(i, i + w, label, level);
+  };
+  for (let i = 0; i < n; i += 1) if (labels[i]) offer(i, labels[i]!, 0);
+  for (let level = 0; level < 256; level += 1) {
+    const bucket = buckets[level]!;
+    for (let head = 0; head < bucket.length; head += 1) {
+      const entry = bucket[head]!;
+      const i = entry >> 1;
+      if (labels[i]) continue;
+      labels[i] = (entry & 1) + 1;
+      offer(i, labels[i]!, level);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Segmentation on the working copy
+
+export interface BackgroundModel {
+  /** The backdrop's OKLab colour at working pixel (x, y). */
+  lab(x: number, y: number): [number, number, number];
+  /** The backdrop's sRGB colour at working pixel (x, y). */
+  rgb(x: number, y: number): Rgb;
+  /** Robust deviation of a pixel about its neighbours along the frame's edge (OKLab): the grain. */
+  noise: number;
+}
+
+export interface Segmentation {
+  /** 1 shoe, 0 backdrop, at the working size. */
+  mask: Uint8Array;
+  background: BackgroundModel;
+  /** Working pixels within `BAND` of the outline, where the colours either side are known. */
+  band: Uint8Array;
+  /** Along the outline, the shoe's sRGB colour nearby and the backdrop's beside it (shadows included): 3 planes each. */
+  shoeColour: Float32Array[];
+  backColour: Float32Array[];
+  /** Share of the outline across which the shoe clearly differs from what lies beside it (0–1). */
+  visibleOutline: number;
+  /** Share of the frame that surely differs from the backdrop, before any cleaning: something is there. */
+  evidence: number;
+  /** Share of the frame on sharp edges: drawn detail (stitching, a seam), even where no colour stands out. */
+  structure: number;
+}
+
+export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
+  const n = w * h;
+  let planes = oklabPlanes(rgb, n);
+  const ring = edgeRing(w, h);
+  const use = new Uint8Array(n);
+  for (const i of ring) use[i] = 1;
+
+  // The grain: each pixel against the mean of its four neighbours along the frame's edge, robustly.
+  // A dim room's grain is smoothed away first, a little more each time, until it is calm.
+  const grainOf = (p: Float32Array[]) =>
+    1.4826 *
+    median(
+      Array.from(ring, (i) => {
+        const x = i % w;
+        if (x === 0 || x === w - 1 || i < w || i >= n - w) return 0;
+        let sum = 0;
+        for (const c of p) sum += (c[i]! - (c[i - 1]! + c[i + 1]! + c[i - w]! + c[i + w]!) / 4) ** 2;
+        return Math.sqrt(sum);
+      }),
+    );
+  let noise = grainOf(planes);
+  let smoothed = 0;
+  while (noise > CALM && smoothed < 3) {
+    smoothed += 1;
+    planes = planes.map((c) => boxBlur(c, w, h, 1)) as typeof planes;
+    noise = grainOf(planes);
+  }
+  const [L, A, B] = planes;
+
+  const distance = new Float32Array(n);
+  let model: Float32Array[] = [];
+  const measure = () => {
+    for (let i = 0; i < n; i += 1) distance[i] = Math.hypot(L[i]! - model[0]![i]!, A[i]! - model[1]![i]!, B[i]! - model[2]![i]!);
+  };
+  // The backdrop through the frame's edge, what lies far from it (a shoe or a shadow reaching the
+  // edge) left out of the next fit.
+  let coefficients = fitSurface(planes, w, h, use, 1);
+  if (!coefficients) throw new NoShoeFound();
+  model = evaluate(coefficients, w, h);
+  for (let round = 0; round < 2; round += 1) {
+    measure();
+    const limit = Math.max(MATCH_FLOOR, 3 * median(Array.from(ring, (i) => distance[i]!)));
+    for (const i of ring) use[i] = distance[i]! <= limit ? 1 : 0;
+    coefficients = fitSurface(planes, w, h, use, 1) ?? coefficients;
+    model = evaluate(coefficients, w, h);
+  }
+  measure();
+  // How far the backdrop strays from the surface along the frame's edge (grain that comes in
+  // blotches, which the pixel-to-pixel measure misses, included): what "matches the backdrop" allows.
+  noise = Math.max(noise, 1.4826 * median(Array.from(ring, (i) => distance[i]!)) / 2);
+  const match = Math.max(MATCH_FLOOR, MATCH_DEVIATIONS * noise);
+
+  const classes = new Uint8Array(n); // 1 surely shoe, 2 surely backdrop, 0 in doubt
+  const classify = () => {
+    const hueLimit = HUE_DIFFERENCE + 2 * noise;
+    const lighter = LIGHTER + 2 * noise;
+    for (let i = 0; i < n; i += 1) {
+      const ratio = L[i]! / Math.max(1e-3, model[0]![i]!);
+      // Hue against the backdrop darkened alike: what a shadow leaves unchanged.
+      const hue = Math.hypot(A[i]! - model[1]![i]! * ratio, B[i]! - model[2]![i]! * ratio);
+      if (distance[i]! <= match) classes[i] = 2;
+      else if (hue > hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
+      else classes[i] = 0;
+    }
+  };
+  classify();
+  // Then through all that is near the backdrop (with room, at first, for what the last surface
+  // missed), with what the surface misses of it added.
+  for (let round = 0; round < 3; round += 1) {
+    const limit = (3 - round) * match;
+    for (let i = 0; i < n; i += 1) use[i] = classes[i] !== 1 && distance[i]! <= limit ? 1 : 0;
+    coefficients = fitSurface(planes, w, h, use, 2) ?? coefficients;
+    model = evaluate(coefficients, w, h);
+    addResidual(model, planes, use, w, h);
+    measure();
+    classify();
+  }
+  let evidenceCount = 0;
+  for (let i = 0; i < n; i += 1) if (classes[i] === 1) evidenceCount += 1;
+
+  // Sharp edges: the gradient over one pixel against the gradient over three (over more when the
+  // grain was smoothed, which softened every edge alike).
+  const sharp = new Uint8Array(n);
+  const steep = Math.max(SHARP_STEP, 4 * noise) ** 2;
+  const d1 = 1 + smoothed;
+  const d3 = 3 * d1;
+  for (let y = d3; y < h - d3; y += 1) {
+    for (let x = d3; x < w - d3; x += 1) {
+      const i = y * w + x;
+      let near = 0;
+      let far = 0;
+      for (let p = 0; p < 3; p += 1) {
+        const c = planes[p]!;
+        near += ((c[i + d1]! - c[i - d1]!) / 2) ** 2 + ((c[i + d1 * w]! - c[i - d1 * w]!) / 2) ** 2;
+        far += ((c[i + d3]! - c[i - d3]!) / 6) ** 2 + ((c[i + d3 * w]! - c[i - d3 * w]!) / 6) ** 2;
+      }
+      if (near >= steep && near >= SHARPNESS * SHARPNESS * far) sharp[i] = 1;
+    }
+  }
+  // In a grainy shot, short specks of "edge" are grain. The rest is widened by a pixel so that
+  // what it encloses is closed to a 4-connected region.
+  if (smoothed) {
+    const lines = pieces(sharp, w, h);
+    for (let i = 0; i < n; i += 1) if (sharp[i] && lines.sizes[lines.labels[i]!]! < MIN_EDGE) sharp[i] = 0;
+  }
+  const fence = morph(sharp, w, h, 1, true);
+
+  // Regions in doubt cut apart by the fences; each a shadow if it meets the backdrop softly along
+  // enough of its border, else the shoe's own.
+  // Fences leave gaps: regions are found with the doubtful pixels shrunk by one, so a passage
+  // under three pixels wide does not join a sole to the shadow under it, then grown back.
+  const doubt = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) doubt[i] = classes[i] === 0 && !fence[i] ? 1 : 0;
+  const regions = pieces(morph(doubt, w, h, 1, false), w, h);
+  {
+    const queue = new Int32Array(n);
+    let tail = 0;
+    for (let i = 0; i < n; i += 1) if (regions.labels[i]) queue[tail++] = i;
+    for (let head = 0; head < tail; head += 1) {
+      const i = queue[head]!;
+      const x = i % w;
+      for (const k of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w]) {
+        if (k < 0 || k >= n || !doubt[k] || regions.labels[k]) continue;
+        regions.labels[k] = regions.labels[i]!;
+        queue[tail++] = k;
+      }
+    }
+  }
+  const soft = new Uint32Array(regions.sizes.length);
+  const border = new Uint32Array(regions.sizes.length);
+  for (let i = 0; i < n; i += 1) {
+    const label = regions.labels[i]!;
+    if (!label) continue;
+    const x = i % w;
+    let edge = false;
+    let meets = false;
+    for (const k of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w]) {
+      if (k < 0 || k >= n) {
+        edge = meets = true;
+      } else if (regions.labels[k] !== label) {
+        edge = true;
+        if (classes[k] === 2 && !fence[k]) meets = true;
+      }
+    }
+    if (edge) border[label]! += 1;
+    if (meets) soft[label]! += 1;
+  }
+  const labels = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) {
+    if (classes[i] === 1) labels[i] = 1;
+    else if (fence[i]) continue;
+    else if (classes[i] === 2) labels[i] = 2;
+    else if (regions.labels[i]) {
+      const label = regions.labels[i]!;
+      labels[i] = soft[label]! > SHADOW_CONTACT * border[label]! ? 2 : 1;
+    }
+  }
+  // Backdrop fenced off from the frame's backdrop: sharp edges leave gaps, so a passage narrower
+  // than five pixels does not join a stretch to it (shrunk by two, grown back by two).
+  const backdrop = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) backdrop[i] = labels[i] === 2 ? 1 : 0;
+  const narrow = pieces(morph(backdrop, w, h, 2, false), w, h);
+  const framed = new Uint8Array(narrow.sizes.length);
+  for (const i of ring) framed[narrow.labels[i]!] = 1;
+  framed[0] = 0;
+  const main = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) main[i] = framed[narrow.labels[i]!]!;
+  const reached = morph(main, w, h, 2, true);
+  // Such a stretch is the room seen through the shoe (a lace loop, a pull loop, between straps)
+  // when the shoe round it is a thin rim with the room again beyond; else it is the shoe's own
+  // surface matching the backdrop (a white sole's lit band on a white sheet).
+  // (When the frame's backdrop is itself cut to pieces, by grain or a busy background, nothing is
+  // fenced off from it.)
+  let fenced = 0;
+  let all = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (labels[i] !== 2) continue;
+    all += 1;
+    if (backdrop[i] && !reached[i]) fenced += 1;
+  }
+  if (fenced > all / 2) backdrop.fill(0);
+  for (let i = 0; i < n; i += 1) backdrop[i] = backdrop[i] && !reached[i] ? 1 : 0;
+  const stretches = pieces(backdrop, w, h);
+  const box = stretches.sizes.map(() => [w, h, -1, -1]);
+  for (let i = 0; i < n; i += 1) {
+    const label = stretches.labels[i]!;
+    if (!label) continue;
+    const b = box[label]!;
+    const x = i % w;
+    const y = (i - x) / w;
+    b[0] = Math.min(b[0]!, x);
+    b[1] = Math.min(b[1]!, y);
+    b[2] = Math.max(b[2]!, x);
+    b[3] = Math.max(b[3]!, y);
+  }
+  const loopLike = new Uint8Array(stretches.sizes.length);
+  for (let label = 1; label < stretches.sizes.length; label += 1) {
+    const [x0, y0, x1, y1] = box[label]!.map((v, k) => (k < 2 ? Math.max(0, v! - RIM) : Math.min((k === 2 ? w : h) - 1, v! + RIM))) as [number, number, number, number];
+    const bw = x1 - x0 + 1;
+    const bh = y1 - y0 + 1;
+    const local = new Uint8Array(bw * bh);
+    for (let y = y0; y <= y1; y += 1) for (let x = x0; x <= x1; x += 1) local[(y - y0) * bw + x - x0] = stretches.labels[y * w + x] === label ? 1 : 0;
+    const grown = morph(local, bw, bh, RIM, true);
+    let rim = 0;
+    let room = 0;
+    for (let y = y0; y <= y1; y += 1) {
+      for (let x = x0; x <= x1; x += 1) {
+        const k = (y - y0) * bw + x - x0;
+        if (!grown[k] || local[k]) continue;
+        rim += 1;
+        if (reached[y * w + x]) room += 1;
+      }
+    }
+    loopLike[label] = room >= LOOP_ROOM * rim ? 1 : 0;
+  }
+  for (let i = 0; i < n; i += 1) {
+    const label = stretches.labels[i]!;
+    if (label && !loopLike[label]) labels[i] = 1;
+  }
+  // The frame's outermost pixels are backdrop wherever they are not surely shoe.
+  for (const i of ring) if (!labels[i] && (i % w === 0 || i % w === w - 1 || i < w || i >= n - w)) labels[i] = 2;
+  flood(labels, planes, w, h);
+
+  // Keep the shoe's pieces; specks go. Enclosed backdrop smaller than a hole can be is filled.
+  let mask = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) mask[i] = labels[i] === 1 ? 1 : 0;
+  const found = pieces(mask, w, h);
+  const largest = Math.max(0, ...found.sizes.slice(1));
+  for (let i = 0; i < n; i += 1) mask[i] = found.labels[i] && found.sizes[found.labels[i]!]! >= largest * MIN_PIECE ? 1 : 0;
+  const inverse = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) inverse[i] = mask[i] ? 0 : 1;
+  const gaps = pieces(inverse, w, h);
+  const outside = new Uint8Array(gaps.sizes.length);
+  for (const i of ring) outside[gaps.labels[i]!] = 1;
+  mask = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const label = gaps.labels[i]!;
+    mask[i] = inverse[i] && (outside[label] || gaps.sizes[label]! >= MIN_HOLE) ? 0 : 1;
+  }
+
+  // The colours either side of the outline: the shoe's from its own pixels nearby, the backdrop's
+  // from backdrop pixels beside it (so a shadow beside the shoe is what is taken out of its edge),
+  // each a mean over a window, pixels on the outline itself left out.
+  const band = morph(mask, w, h, BAND, true);
+  const core = morph(mask, w, h, BAND, false);
+  for (let i = 0; i < n; i += 1) band[i] = band[i] && !core[i] ? 1 : 0;
+  const inner = morph(mask, w, h, 1, false);
+  const outer = morph(mask, w, h, 1, true);
+  const shoeColour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+  const backColour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+  const r = BAND;
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      const i = y * w + x;
+      if (!band[i]) continue;
+      const f = [0, 0, 0, 0];
+      const b = [0, 0, 0, 0];
+      for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy += 1) {
+        for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx += 1) {
+          const k = yy * w + xx;
+          const sum = inner[k] ? f : !outer[k] ? b : null;
+          if (!sum) continue;
+          sum[0]! += rgb[k * 3]!;
+          sum[1]! += rgb[k * 3 + 1]!;
+          sum[2]! += rgb[k * 3 + 2]!;
+          sum[3]! += 1;
+        }
+      }
+      const backdropHere = b[3] ? null : oklabToRgb([model[0]![i]!, model[1]![i]!, model[2]![i]!]);
+      for (let c = 0; c < 3; c += 1) {
+        shoeColour[c]![i] = f[3] ? f[c]! / f[3] : rgb[i * 3 + c]!;
+        backColour[c]![i] = b[3] ? b[c]! / b[3] : backdropHere![c]!;
+      }
+    }
+  }
+
+  // How clearly the outline is seen: across each outline pixel, the shoe's colour against the backdrop's.
+  let outline = 0;
+  let visible = 0;
+  for (let y = 1; y < h - 1; y += 1) {
+    for (let x = 1; x < w - 1; x += 1) {
+      const i = y * w + x;
+      if (!mask[i] || (mask[i - 1] && mask[i + 1] && mask[i - w] && mask[i + w])) continue;
+      outline += 1;
+      const inside = rgbToOklab([shoeColour[0]![i]!, shoeColour[1]![i]!, shoeColour[2]![i]!]);
+      const beside = rgbToOklab([backColour[0]![i]!, backColour[1]![i]!, backColour[2]![i]!]);
+      if (Math.hypot(inside[0] - beside[0], inside[1] - beside[1], inside[2] - beside[2]) >= VISIBLE_EDGE) visible += 1;
+    }
+  }
+
+  const lab = (x: number, y: number) => [0, 1, 2].map((p) => sampleAt(model[p]!, w, h, x, y)) as [number, number, number];
+  const background: BackgroundModel = { lab, rgb: (x, y) => oklabToRgb(lab(x, y)), noise };
+  const debug = (globalThis as { DEBUG?: Record<string, unknown> }).DEBUG;
+  if (debug) Object.assign(debug, { classes, edges: sharp.map((v) => v * 255), labels, regions: regions.labels, soft, border });
+  let edgeCount = 0;
+  for (let i = 0; i < n; i += 1) edgeCount += sharp[i]!;
+  return { mask, background, band, shoeColour, backColour, visibleOutline: outline ? visible / outline : 0, evidence: evidenceCount / n, structure: edgeCount / n };
+}
+
+/** A copy of the photo `side` px across at most (sharp's resize averages the grain away). */
+export async function workingCopy(raw: Buffer, width: number, height: number, side = WORK_SIDE) {
   const sharp = await loadSharp();
   const scale = Math.min(1, side / Math.max(width, height));
   const w = Math.max(1, Math.round(width * scale));
   const h = Math.max(1, Math.round(height * scale));
-  const data = await sharp(raw, { raw: { width, height, channels: 3 } })
-    .resize(w, h, { kernel: 'linear' })
-    .blur(SMOOTHING * Math.max(w, h) / 512)
-    .raw()
-    .toBuffer();
-  return { data, w, h };
+  const data = await sharp(raw, { raw: { width, height, channels: 3 } }).resize(w, h, { kernel: 'linear' }).blur(0.6).raw().toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w, h };
 }
 
 export class NoShoeFound extends Error {
@@ -301,47 +778,112 @@ export async function correctedPhoto(bytes: Buffer, gains: [number, number, numb
   return sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().linear(gains, [0, 0, 0]);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The cut-out at full size
+
+/**
+ * Alpha and colour at full size: off the band, the working mask as it is; on it, each pixel's
+ * place between the backdrop's colour and the shoe's beside it, and its colour unmixed.
+ */
+function refine(photo: Buffer, width: number, height: number, found: Segmentation, w: number, h: number) {
+  const { mask, shoeColour, backColour } = found;
+  const refineBand = morph(mask, w, h, REFINE, true);
+  const core = morph(mask, w, h, REFINE, false);
+  for (let i = 0; i < refineBand.length; i += 1) refineBand[i] = refineBand[i] && !core[i] ? 1 : 0;
+  const soft = Float32Array.from(mask);
+  const kx = w / width;
+  const ky = h / height;
+  const alpha = new Uint8Array(width * height);
+  const colour = Buffer.from(photo);
+  const f = [0, 0, 0];
+  const b = [0, 0, 0];
+  for (let y = 0; y < height; y += 1) {
+    const sy = (y + 0.5) * ky - 0.5;
+    const row = Math.min(h - 1, Math.floor((y + 0.5) * ky)) * w;
+    for (let x = 0; x < width; x += 1) {
+      const j = row + Math.min(w - 1, Math.floor((x + 0.5) * kx));
+      const i = y * width + x;
+      if (!refineBand[j]) {
+        alpha[i] = mask[j] ? 255 : 0;
+        continue;
+      }
+      const sx = (x + 0.5) * kx - 0.5;
+      let dot = 0;
+      let span = 0;
+      for (let c = 0; c < 3; c += 1) {
+        f[c] = sampleAt(shoeColour[c]!, w, h, sx, sy);
+        b[c] = sampleAt(backColour[c]!, w, h, sx, sy);
+        dot += (photo[i * 3 + c]! - b[c]!) * (f[c]! - b[c]!);
+        span += (f[c]! - b[c]!) ** 2;
+      }
+      const along = span > 0 ? dot / span : 0;
+      let off = 0;
+      for (let c = 0; c < 3; c += 1) off += (photo[i * 3 + c]! - b[c]! - along * (f[c]! - b[c]!)) ** 2;
+      // Trust that line where the two colours are far apart and the pixel lies near it; else the
+      // working mask's edge, scaled up smoothly.
+      const contrast = Math.sqrt(span);
+      const trust = Math.min(1, Math.max(0, (contrast - 10) / 25)) * Math.min(1, Math.max(0, 2 - Math.sqrt(off) / Math.max(6, contrast * 0.25)));
+      const coarse = Math.min(1, Math.max(0, (sampleAt(soft, w, h, sx, sy) - 0.5) * 2 + 0.5));
+      // Grain moves alpha a little either way: the ends of the scale are snapped to 0 and 1.
+      const a = Math.min(1, Math.max(0, ((trust * Math.min(1, Math.max(0, along)) + (1 - trust) * coarse) - 0.04) / 0.92));
+      alpha[i] = Math.round(a * 255);
+      if (a <= 0 || a >= 1) continue;
+      // F = (I − (1 − α)·B) / α, leaning on the shoe's colour nearby where alpha is too small to divide by.
+      const lean = Math.min(1, Math.max(0, (a - 0.05) / 0.45));
+      for (let c = 0; c < 3; c += 1) {
+        const unmixed = (photo[i * 3 + c]! - (1 - a) * b[c]!) / a;
+        colour[i * 3 + c] = Math.round(Math.min(255, Math.max(0, lean * unmixed + (1 - lean) * f[c]!)));
+      }
+    }
+  }
+  return { alpha, colour };
+}
+
 export async function cutOut(bytes: Buffer): Promise<Cutout> {
   const sharp = await loadSharp();
   const oriented = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = oriented.info;
-  const { data: small, w, h } = await smoothedCopy(oriented.data, width, height, WORK_SIDE);
-  const { mask, background } = maskOf(small, w, h);
+  const photo = oriented.data;
+  const { data: small, w, h } = await workingCopy(photo, width, height);
+  const found = segment(small, w, h);
 
   // Gains that bring the background, at the frame's centre, to a neutral white.
-  const bgMean = [0, 1, 2].map((c) => background.at(w / 2, h / 2, c));
-  const gains = bgMean.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
+  const centre = found.background.rgb(w / 2, h / 2);
+  const gains = centre.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
 
-  // The mask at full size: scaled smoothly, then cut at half.
-  const soft = await sharp(Buffer.from(mask.map((v) => v * 255)), { raw: { width: w, height: h, channels: 1 } })
-    .resize(width, height, { kernel: 'linear' })
-    .extractChannel(0)
-    .raw()
-    .toBuffer();
+  const { alpha, colour } = refine(photo, width, height, found, w, h);
   const full = new Uint8Array(width * height);
   let left = width;
   let right = -1;
-  let topRow = height;
+  let top = height;
   let bottom = -1;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
-      if (soft[y * width + x]! < 128) continue;
-      full[y * width + x] = 255;
+      const i = y * width + x;
+      const a = alpha[i]!;
+      if (!a) continue;
+      if (a >= 128) full[i] = 255;
       if (x < left) left = x;
       if (x > right) right = x;
-      if (y < topRow) topRow = y;
+      if (y < top) top = y;
       if (y > bottom) bottom = y;
     }
   }
   if (right < 0) throw new NoShoeFound();
-  const box = { left, top: topRow, width: right - left + 1, height: bottom - topRow + 1 };
-  // A slightly softened edge for the cut-out, so it sits on any background without a fringe.
-  const alpha = await sharp(Buffer.from(full), { raw: { width, height, channels: 1 } }).blur(0.8).extract(box).extractChannel(0).raw().toBuffer();
-  const png = await sharp(oriented.data, { raw: { width, height, channels: 3 } })
-    .linear(gains, [0, 0, 0])
-    .extract(box)
-    .joinChannel(alpha, { raw: { width: box.width, height: box.height, channels: 1 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  const box = { left, top, width: right - left + 1, height: bottom - top + 1 };
+  const rgba = Buffer.alloc(box.width * box.height * 4);
+  for (let y = 0; y < box.height; y += 1) {
+    for (let x = 0; x < box.width; x += 1) {
+      const i = (y + top) * width + x + left;
+      const a = alpha[i]!;
+      if (!a) continue;
+      const o = (y * box.width + x) * 4;
+      rgba[o] = Math.min(255, colour[i * 3]! * gains[0] + 0.5);
+      rgba[o + 1] = Math.min(255, colour[i * 3 + 1]! * gains[1] + 0.5);
+      rgba[o + 2] = Math.min(255, colour[i * 3 + 2]! * gains[2] + 0.5);
+      rgba[o + 3] = a;
+    }
+  }
+  const png = await sharp(rgba, { raw: { width: box.width, height: box.height, channels: 4 } }).png({ compressionLevel: 1 }).toBuffer();
   return { png, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
 }

@@ -78,6 +78,7 @@ const server: Translated<typeof ru, 'en'> = {
     SUBJECT_MISSING: 'No shoe stands out from the background: put it in the middle of the frame on a plain light background.',
     SUBJECT_TOO_LARGE: 'The shoe fills the whole frame: step back a little.',
     SUBJECT_CUT_OFF: 'The shoe does not fit in the frame.',
+    SUBJECT_LOW_CONTRAST: 'The shoe blends into the background: shoot a white or light shoe on a darker or coloured background, and a black or dark one on a light background.',
     BACKGROUND_OK: 'The background is plain and light.',
     BACKGROUND_BUSY: 'The background is busy: shoot on a plain light background.',
     BACKGROUND_DARK: 'The background is dark: use a plain light background.',

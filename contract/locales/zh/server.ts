@@ -78,6 +78,7 @@ const server: Translated<typeof ru, 'zh'> = {
     SUBJECT_MISSING: '背景中看不到鞋子：请将鞋子放在画面中央的纯色浅色背景上。',
     SUBJECT_TOO_LARGE: '鞋子占满整个画面：请稍微退后。',
     SUBJECT_CUT_OFF: '鞋子没有完整入镜。',
+    SUBJECT_LOW_CONTRAST: '鞋子与背景融为一体：白色或浅色鞋请在较深或彩色的背景上拍摄，黑色或深色鞋请在浅色背景上拍摄。',
     BACKGROUND_OK: '背景为纯色浅色。',
     BACKGROUND_BUSY: '背景太杂乱：请使用纯色浅色背景拍摄。',
     BACKGROUND_DARK: '背景太暗：请使用纯色浅色背景。',
