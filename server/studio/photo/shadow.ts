@@ -124,8 +124,14 @@ export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusio
     const inside = X - padLeft >= first && X - padLeft <= last;
     if (inside && bottom[x]! >= 0) weight[X] = Math.exp(-(line[x]! - bottom[x]!) / gapScale);
   }
+  // Under the shoe itself (behind the line, e.g. beneath an arch or a raised heel) the floor is
+  // covered, however far the sole stands above it; and the whole shoe, not only where it
+  // touches, hides the sky from the floor around it.
+  const presence = new Float32Array(W);
+  for (let X = padLeft + first; X <= padLeft + last; X += 1) presence[X] = bottom[X - padLeft]! >= 0 ? 0.8 : 0;
   const coreAcross = blurLine(weight, coreSigma * 2);
-  const softAcross = blurLine(weight, size * 0.07);
+  const underAcross = blurLine(presence, coreSigma * 2);
+  const softAcross = blurLine(weight.map((v, X) => 0.5 * v + 0.5 * presence[X]!), size * 0.07);
 
   const cast = options.cast > 0 ? castShadow(layer, line, first, last, { dx, dy, reach: castReach, left: padLeft, top, W, H, blur: size * 0.035 }) : null;
 
@@ -145,11 +151,13 @@ export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusio
   const field = new Float32Array(W * H);
   for (let X = 0; X < W; X += 1) {
     const coreX = options.contact * 1.4 * coreAcross[X]!;
+    const underX = options.contact * 1.4 * Math.max(coreAcross[X]!, underAcross[X]!);
     const softX = options.ambient * 1.3 * softAcross[X]!;
     const start = reachUp - Math.round(ground[X]!) + top;
     for (let Y = 0; Y < H; Y += 1) {
       const k = start + Y;
-      const keep = (1 - Math.min(options.contact, coreX * coreAt[k]!)) * (1 - Math.min(options.ambient, softX * softAt[k]!));
+      const contact = (k > reachUp ? coreX : underX) * coreAt[k]!;
+      const keep = (1 - Math.min(options.contact, contact)) * (1 - Math.min(options.ambient, softX * softAt[k]!));
       field[Y * W + X] = 1 - (cast ? keep * (1 - options.cast * cast[Y * W + X]!) : keep);
     }
   }
