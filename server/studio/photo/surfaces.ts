@@ -90,7 +90,7 @@ function concrete({ width, height }: Size, seed: number): Material {
 function marble({ width, height }: Size, seed: number): Material {
   // Veins: stripes across the slab, bent by turbulence, kept only where they are sharpest; a
   // second, finer network crosses them, and a soft grey cloud follows the main veins.
-  const warp = fbm(width, height, { cell: 700, octaves: 7, gain: 0.58, seed });
+  const warp = fbm(width, height, { cell: 700, octaves: 5, gain: 0.5, seed });
   const warpFine = fbm(width, height, { cell: 160, octaves: 5, gain: 0.6, seed: seed + 5 });
   const cloud = fbm(width, height, { cell: 380, octaves: 4, seed: seed + 1 });
   const tone = new Float32Array(width * height);
@@ -102,9 +102,9 @@ function marble({ width, height }: Size, seed: number): Material {
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       const i = y * width + x;
-      const along = ((x * c + y * s) / span) * 2.2 + warp[i]! * 1.6 + warpFine[i]! * 0.18;
+      const along = ((x * c + y * s) / span) * 1.8 + warp[i]! * 0.9 + warpFine[i]! * 0.05;
       const main = 1 - Math.abs(Math.sin(along * Math.PI));
-      const crossing = ((x * c2 + y * s2) / span) * 3.1 + warp[i]! * 2.2 + warpFine[i]! * 0.5;
+      const crossing = ((x * c2 + y * s2) / span) * 3.1 + warp[i]! * 1.4 + warpFine[i]! * 0.3;
       const thin = 1 - Math.abs(Math.sin(crossing * Math.PI));
       const m2 = main * main;
       const m8 = m2 * m2 * m2 * m2;
@@ -154,7 +154,7 @@ function paper({ width, height }: Size, seed: number): Material {
   const relief = new Float32Array(width * height);
   for (let i = 0; i < tone.length; i += 1) {
     tone[i] = 1 + fibres[i]! * 0.02 + cloud[i]! * 0.02 + tooth[i]! * 0.012;
-    relief[i] = tooth[i]! * 0.7 + fibres[i]! * 0.4;
+    relief[i] = tooth[i]! * 0.22 + fibres[i]! * 0.25;
   }
   return { tone, height: relief, gloss: 0 };
 }
