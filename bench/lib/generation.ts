@@ -1,9 +1,10 @@
-// Generation on this machine: the studio engine's PRODUCT shot per view and its videos measured
-// in-process on the repository's fixtures; a six-view PRODUCT task timed from submit to completed
+// Generation on this machine: the studio engine's PRODUCT shot per view (in each look) and its
+// videos measured in-process on the repository's phone-photo fixtures (the six views of one shoe); a six-view PRODUCT task timed from submit to completed
 // through the running server; and POST /content/generate under 20 concurrent clients.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { shoePhoto } from '../../tests/fixtures/shoes';
+import { phoneShoePhoto } from '../../tests/fixtures/phone-shoes';
+import { PRODUCT_PRESETS, type ProductPreset } from '../../contract/enums';
 import { cutOut } from '../../server/studio/segment';
 import { productShot, type ViewCutout } from '../../server/studio/layouts';
 import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
@@ -12,27 +13,31 @@ import { measuredLoad, signedInToken, verifiedSeller } from './auth';
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
 async function fixtures() {
-  return Promise.all(SIX.map(async (view, i) => ({ view, jpeg: (await shoePhoto({ seed: 21 + i, colour: [40 + i * 30, 60, 150 - i * 15] })).jpeg })));
+  return Promise.all(SIX.map(async (view, i) => ({ view, jpeg: (await phoneShoePhoto({ seed: 21 + i, view })).jpeg })));
 }
 
 export interface StudioTimings {
-  /** Cut-out plus layout, per view, in ms. */
-  productPerView: number[];
+  /** Cut-out plus layout, per view, in ms, for each look. */
+  productPerView: Record<ProductPreset, number[]>;
   /** Seconds per named scene. */
   videos: Record<string, number>;
 }
 
 export async function studioTimings(): Promise<StudioTimings> {
   const photos = await fixtures();
-  await productShot(await cutOut(photos[0]!.jpeg)); // warm-up: sharp's pools, the JIT
-  const productPerView: number[] = [];
+  // Warm-up: sharp's pools, the JIT, each look's cached backdrop.
+  for (const preset of PRODUCT_PRESETS) await productShot(await cutOut(photos[0]!.jpeg), preset);
+  const productPerView = Object.fromEntries(PRODUCT_PRESETS.map((preset) => [preset, [] as number[]])) as Record<ProductPreset, number[]>;
   const views: ViewCutout[] = [];
   for (const photo of photos) {
-    const started = performance.now();
-    const cutout = await cutOut(photo.jpeg);
-    await productShot(cutout);
-    productPerView.push(performance.now() - started);
-    views.push({ view: photo.view, cutout });
+    for (const preset of PRODUCT_PRESETS) {
+      // Each output of a task cuts its photo once; a shot in one look is timed with its cut-out.
+      const started = performance.now();
+      const cutout = await cutOut(photo.jpeg);
+      await productShot(cutout, preset);
+      productPerView[preset].push(performance.now() - started);
+      if (preset === 'STUDIO') views.push({ view: photo.view, cutout });
+    }
   }
   const ffmpeg = locateFfmpeg(process.env.FFMPEG_PATH);
   if (!ffmpeg) throw new Error('ffmpeg is needed for the video bench');
