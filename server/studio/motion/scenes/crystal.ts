@@ -54,11 +54,11 @@ export const crystal: Scene = {
     // Glints on the crystals' points, each on its own moment, and along the top of the shoe.
     const onPoints = [
       ...back.tips.slice(0, 4).map((tip) => ({ depth: 0.7, x: backAt.x + tip.x, y: backAt.y + tip.y })),
-      ...left.tips.slice(0, 3).map((tip) => ({ depth: 0.9, x: leftAt.x + tip.x, y: leftAt.y + tip.y })),
-      ...right.tips.slice(0, 3).map((tip) => ({ depth: 0.9, x: rightAt.x + tip.x, y: rightAt.y + tip.y })),
+      ...left.tips.slice(0, 2).map((tip) => ({ depth: 0.9, x: leftAt.x + tip.x, y: leftAt.y + tip.y })),
+      ...right.tips.slice(0, 2).map((tip) => ({ depth: 0.9, x: rightAt.x + tip.x, y: rightAt.y + tip.y })),
     ].map((p, k) => ({ ...seen(camera, p.depth, p.x, p.y), phase: (k * 0.37) % 1 }));
     const onShoe: Layer[] = sprites.flatMap((sprite, i) =>
-      twinkles(strip, [0.3, 0.62, 0.85].map((f, k) => ({ ...shoeEdge(sprite, place(), f), phase: (i * 0.3 + k * 0.41) % 1 })), 16, 10).map((layer) => ({
+      twinkles(strip, [0.35, 0.8].map((f, k) => ({ ...shoeEdge(sprite, place(), f), phase: (i * 0.3 + k * 0.41) % 1 })), 16, 10).map((layer) => ({
         ...layer,
         from: times[i]!.from,
         until: times[i]!.until,
