@@ -1,16 +1,11 @@
 // The studio engine on fixtures: the cut-out against ground-truth masks, each category's size and
-// format, the Wildberries/Ozon shot's framing, and the video probed for duration, size and codec.
+// format, the Wildberries/Ozon shot's framing.
 // How the stills look on the file (colour, shadows, banding, Amazon's white) is studio-stills.test.ts.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { shoePhoto } from '../fixtures/shoes';
 import { cutOut } from '../../server/studio/segment';
 import { colourCard, multiAngleCard, poster, productShot, stillLife, PRODUCT_SIZE, PRODUCT_SIZES, type ViewCutout } from '../../server/studio/layouts';
-import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
 import { dominantColours, hex, outfitPalette } from '../../server/studio/palette';
 
 const VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
@@ -113,25 +108,3 @@ describe('compositions', () => {
   });
 });
 
-const ffmpeg = locateFfmpeg(undefined);
-
-describe('CREATIVE_VIDEO', () => {
-  it('every named scene has its own motion or transition', () => {
-    const looks = Object.values(SCENES).map((look) => `${look.transition}|${JSON.stringify(look.grade)}|${look.lens ?? ''}|${look.effect ?? ''}`);
-    expect(new Set(looks).size).toBe(Object.keys(SCENES).length);
-  });
-
-  it('is a 1080×1920 H.264 MP4 of 6–8 s', async () => {
-    expect(ffmpeg, 'ffmpeg is installed by .ci/run').not.toBeNull();
-    const video = await creativeVideo(ffmpeg!, views, 'SHOE_MOUNTAIN');
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'probe-')), 'v.mp4');
-    fs.writeFileSync(file, video.bytes);
-    const probe = JSON.parse(
-      execFileSync(path.join(path.dirname(ffmpeg!), 'ffprobe'), ['-v', 'error', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', file], { encoding: 'utf8' }),
-    ) as { streams: { codec_name: string; width: number; height: number }[]; format: { duration: string } };
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 1080, height: 1920 });
-    const duration = Number(probe.format.duration);
-    expect(duration).toBeGreaterThanOrEqual(6);
-    expect(duration).toBeLessThanOrEqual(8);
-  }, 120_000);
-});
