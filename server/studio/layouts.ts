@@ -107,14 +107,14 @@ const placed = <T extends Layer>(layer: T, left: number, top: number): T => ({ .
 function standOn(canvas: Canvas, shoe: Layer, shadow: Omit<FloorShadowOptions, 'light'>, options: { reflection?: ReflectionOptions; clip?: (x: number, y: number) => number } = {}): void {
   let occlusion = floorShadow(shoe, { light: STUDIO_KEY, ...shadow });
   if (options.clip) occlusion = clipOcclusion(occlusion, options.clip);
-  shadeCanvas(canvas, occlusion);
+  shadeCanvas(canvas, occlusion, { under: shoe });
   if (options.reflection) reflect(canvas, shoe, options.reflection);
   lay(canvas, shoe);
 }
 
 /** Lays a shoe on a table seen from above: its outline's contact shadow and its drop shadow, then the shoe. */
 function layOnTable(canvas: Canvas, shoe: Layer, lift: number): void {
-  shadeCanvas(canvas, tableShadow(shoe, { light: TABLE_KEY, height: lift, contact: 0.45, drop: 0.4 }));
+  shadeCanvas(canvas, tableShadow(shoe, { light: TABLE_KEY, height: lift, contact: 0.45, drop: 0.4 }), { under: shoe });
   lay(canvas, shoe);
 }
 
@@ -178,7 +178,7 @@ function sweepFor(ground: number, colour: Rgb, strong: boolean): SweepOptions {
 }
 
 /** The colour that characterises a shoe layer (its largest coloured cluster). */
-const mainOf = (shoe: Layer) => mainColour(dominantColours(shoe.rgba, 4, 1500));
+const mainOf = (shoe: Layer) => mainColour(dominantColours(shoe.rgba, 4, 800));
 
 /**
  * PRODUCT: one view in one of three looks — STUDIO, a photographic shot on a sweep tinted to the

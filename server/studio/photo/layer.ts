@@ -52,11 +52,13 @@ export function lay(canvas: Canvas, layer: Layer, opacity = 1): void {
 
 /**
  * Darkens the canvas by an occlusion field, in linear light, re-rounding with dither so a soft
- * shadow's gradient does not band. Occlusion too faint to change a level is skipped, so pure
- * white stays pure white outside a shadow.
+ * shadow's gradient does not band. Occlusion too faint to change a level (`floor`) is skipped, so
+ * pure white stays pure white outside a shadow, and so is what the opaque pixels of `under` (the
+ * shoe about to be laid on) will cover.
  */
-export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, floor = 1 / 1024): void {
+export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { floor?: number; under?: Layer } = {}): void {
   const { region, data } = occlusion;
+  const { floor = 1 / 1024, under } = options;
   const dither = ditherTile();
   for (let y = 0; y < region.height; y += 1) {
     const cy = region.top + y;
@@ -67,6 +69,12 @@ export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, floor = 1 / 10
       if (cx < 0 || cx >= canvas.width) continue;
       const o = data[y * region.width + x]!;
       if (o <= floor) continue;
+      // What the shoe laid on next will hide entirely need not be shaded.
+      if (under) {
+        const ux = cx - under.left;
+        const uy = cy - under.top;
+        if (ux >= 0 && uy >= 0 && ux < under.width && uy < under.height && under.rgba[(uy * under.width + ux) * 4 + 3] === 255) continue;
+      }
       const keep = o >= 1 ? 0 : 1 - o;
       const d = (cy * canvas.width + cx) * 3;
       const t = (row + (cx % TILE)) * 3;
