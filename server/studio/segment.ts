@@ -25,14 +25,16 @@ export const WORK_SIDE = 640;
 /** Width of the frame's edge band the backdrop is first fitted to, as a share of the shorter side. */
 const EDGE_SHARE = 0.04;
 /** OKLab hue difference (a, b against the backdrop darkened alike) that a shadow cannot make. */
-const HUE_DIFFERENCE = 0.016;
+const HUE_DIFFERENCE = 0.012;
 /** Lightness relative to the backdrop (OKLab L, the cube root of luminance) above which is shoe… */
 const LIGHTER = 1.035;
-/** …and below which it is darker than a shadow on a floor gets (luminance ≈ 0.1 of the floor's). */
-const DARKEST_SHADOW = 0.46;
+/** …and below which it is darker than a shadow on a floor gets (luminance ≈ 1/20 of the floor's). */
+const DARKEST_SHADOW = 0.36;
 /** A pixel within this many grain deviations of the backdrop (OKLab ΔE) is backdrop, never less than the floor. */
 const MATCH_DEVIATIONS = 4;
 const MATCH_FLOOR = 0.014;
+/** Working pixels per side of the cells the backdrop's model is kept on (it changes slowly). */
+const GRID = 4;
 /** Grain (OKLab, a pixel against its neighbours) above which the working copy is smoothed further. */
 const CALM = 0.0025;
 /** A sharp edge: a gradient (OKLab per working pixel) at least this steep, and this much steeper over one pixel than over three. */
@@ -163,104 +165,110 @@ function solve(a: Float64Array, b: Float64Array, n: number): Float64Array | null
   return x;
 }
 
-/** Least-squares cubic per plane through the pixels `use` marks, on every `stride`-th row and column. */
-function fitSurface(planes: Float32Array[], w: number, h: number, use: Uint8Array, stride: number): Float64Array[] | null {
+/** Least-squares surface per plane through the pixels listed. */
+function fitSurface(planes: Float32Array[], w: number, h: number, pixels: ArrayLike<number>): Float64Array[] | null {
   const normal = new Float64Array(TERMS * TERMS);
   const rhs = [new Float64Array(TERMS), new Float64Array(TERMS), new Float64Array(TERMS)];
   const t = new Float64Array(TERMS);
-  let count = 0;
-  for (let y = 0; y < h; y += stride) {
-    const v = (2 * y) / (h - 1) - 1;
-    for (let x = 0; x < w; x += stride) {
-      const i = y * w + x;
-      if (!use[i]) continue;
-      terms((2 * x) / (w - 1) - 1, v, t);
-      for (let r = 0; r < TERMS; r += 1) {
-        const tr = t[r]!;
-        for (let c = r; c < TERMS; c += 1) normal[r * TERMS + c]! += tr * t[c]!;
-        rhs[0]![r]! += tr * planes[0]![i]!;
-        rhs[1]![r]! += tr * planes[1]![i]!;
-        rhs[2]![r]! += tr * planes[2]![i]!;
-      }
-      count += 1;
+  if (pixels.length < TERMS * 8) return null;
+  for (let k = 0; k < pixels.length; k += 1) {
+    const i = pixels[k]!;
+    const x = i % w;
+    terms((2 * x) / (w - 1) - 1, (2 * (i - x)) / w / (h - 1) - 1, t);
+    const l = planes[0]![i]!;
+    const a = planes[1]![i]!;
+    const b = planes[2]![i]!;
+    for (let r = 0; r < TERMS; r += 1) {
+      const tr = t[r]!;
+      for (let c = r; c < TERMS; c += 1) normal[r * TERMS + c]! += tr * t[c]!;
+      rhs[0]![r]! += tr * l;
+      rhs[1]![r]! += tr * a;
+      rhs[2]![r]! += tr * b;
     }
   }
-  if (count < TERMS * 8) return null;
   for (let r = 0; r < TERMS; r += 1) for (let c = 0; c < r; c += 1) normal[r * TERMS + c] = normal[c * TERMS + r]!;
   const solved = rhs.map((b) => solve(normal, b, TERMS));
   return solved.every((s) => s) ? (solved as Float64Array[]) : null;
 }
 
-/** The surface at every working pixel: three planes. */
-function evaluate(coefficients: Float64Array[], w: number, h: number): Float32Array[] {
-  const out = [new Float32Array(w * h), new Float32Array(w * h), new Float32Array(w * h)];
-  const inU = new Float64Array(DEGREE + 1);
+/** The surface's value of plane `p` at working pixel (x, y). */
+function surfaceAt(coefficients: Float64Array[], p: number, x: number, y: number, w: number, h: number, t: Float64Array): number {
+  terms((2 * x) / (w - 1) - 1, (2 * y) / (h - 1) - 1, t);
+  const k = coefficients[p]!;
+  let sum = 0;
+  for (let j = 0; j < TERMS; j += 1) sum += k[j]! * t[j]!;
+  return sum;
+}
+
+/**
+ * The backdrop's model on a grid of GRID-pixel cells: the surface at each cell's centre plus what
+ * it misses of the backdrop there (a sheet's folds, patchy light), the mean residual of the
+ * pixels `use` marks averaged over a wide window; where little backdrop is seen nearby (behind
+ * the shoe) that correction fades out.
+ */
+function backdropGrid(coefficients: Float64Array[], planes: Float32Array[], use: Uint8Array | null, w: number, h: number) {
+  const gw = Math.ceil(w / GRID);
+  const gh = Math.ceil(h / GRID);
+  const t = new Float64Array(TERMS);
+  const grid = [new Float32Array(gw * gh), new Float32Array(gw * gh), new Float32Array(gw * gh)];
+  for (let gy = 0; gy < gh; gy += 1) {
+    for (let gx = 0; gx < gw; gx += 1) {
+      for (let p = 0; p < 3; p += 1) grid[p]![gy * gw + gx] = surfaceAt(coefficients, p, (gx + 0.5) * GRID - 0.5, (gy + 0.5) * GRID - 0.5, w, h, t);
+    }
+  }
+  if (!use) return { grid, gw, gh };
+  const weight = new Float32Array(gw * gh);
+  const sums = [new Float32Array(gw * gh), new Float32Array(gw * gh), new Float32Array(gw * gh)];
+  for (let y = 0; y < h; y += 1) {
+    const row = Math.floor(y / GRID) * gw;
+    for (let x = 0; x < w; x += 1) {
+      const i = y * w + x;
+      if (!use[i]) continue;
+      const k = row + Math.floor(x / GRID);
+      weight[k]! += 1;
+      sums[0]![k]! += planes[0]![i]!;
+      sums[1]![k]! += planes[1]![i]!;
+      sums[2]![k]! += planes[2]![i]!;
+    }
+  }
+  const residual = sums.map((sum, p) => sum.map((v, k) => (weight[k] ? v - weight[k]! * grid[p]![k]! : 0)));
+  const reach = Math.max(2, Math.round(Math.max(gw, gh) / 25));
+  const spread = boxBlur(weight, gw, gh, reach);
   for (let p = 0; p < 3; p += 1) {
-    const k = coefficients[p]!;
-    const plane = out[p]!;
-    for (let y = 0; y < h; y += 1) {
-      const v = (2 * y) / (h - 1) - 1;
-      // Along a row the surface is a polynomial in u; its coefficients first.
-      let t = 0;
-      for (let i = 0; i <= DEGREE; i += 1) {
-        let sum = 0;
-        let vj = 1;
-        for (let j = 0; j <= DEGREE - i; j += 1) {
-          sum += k[t++]! * vj;
-          vj *= v;
-        }
-        inU[i] = sum;
-      }
+    const smooth = boxBlur(residual[p]!, gw, gh, reach);
+    for (let k = 0; k < smooth.length; k += 1) {
+      const s = spread[k]!;
+      if (s > 0.05) grid[p]![k]! += (smooth[k]! / s) * Math.min(1, s / (GRID * GRID * 0.3));
+    }
+  }
+  return { grid, gw, gh };
+}
+
+/** A grid of GRID-pixel cells brought to every working pixel, bilinearly. */
+function upsample(grid: Float32Array[], gw: number, gh: number, w: number, h: number): Float32Array[] {
+  const out = grid.map(() => new Float32Array(w * h));
+  const column = new Int32Array(w);
+  const weight = new Float32Array(w);
+  for (let x = 0; x < w; x += 1) {
+    const fx = Math.min(gw - 1.001, Math.max(0, (x + 0.5) / GRID - 0.5));
+    column[x] = Math.floor(fx);
+    weight[x] = fx - Math.floor(fx);
+  }
+  for (let y = 0; y < h; y += 1) {
+    const fy = Math.min(gh - 1.001, Math.max(0, (y + 0.5) / GRID - 0.5));
+    const r0 = Math.floor(fy) * gw;
+    const ay = fy - Math.floor(fy);
+    for (let p = 0; p < grid.length; p += 1) {
+      const g = grid[p]!;
+      const o = out[p]!;
       for (let x = 0; x < w; x += 1) {
-        const u = (2 * x) / (w - 1) - 1;
-        let sum = 0;
-        for (let i = DEGREE; i >= 0; i -= 1) sum = sum * u + inU[i]!;
-        plane[y * w + x] = sum;
+        const c = r0 + column[x]!;
+        const ax = weight[x]!;
+        o[y * w + x] = (g[c]! * (1 - ax) + g[c + 1]! * ax) * (1 - ay) + (g[c + gw]! * (1 - ax) + g[c + gw + 1]! * ax) * ay;
       }
     }
   }
   return out;
-}
-
-/**
- * Adds to the surface what it misses of the backdrop (a sheet's folds, patchy light): the
- * residual of the pixels `use` marks, averaged over a wide window on a grid a quarter the size.
- */
-function addResidual(model: Float32Array[], planes: Float32Array[], use: Uint8Array, w: number, h: number) {
-  const q = 4;
-  const qw = Math.ceil(w / q);
-  const qh = Math.ceil(h / q);
-  const weight = new Float32Array(qw * qh);
-  const residual = [new Float32Array(qw * qh), new Float32Array(qw * qh), new Float32Array(qw * qh)];
-  for (let y = 0; y < h; y += 1) {
-    const row = Math.floor(y / q) * qw;
-    for (let x = 0; x < w; x += 1) {
-      const i = y * w + x;
-      if (!use[i]) continue;
-      const k = row + Math.floor(x / q);
-      weight[k]! += 1;
-      for (let p = 0; p < 3; p += 1) residual[p]![k]! += planes[p]![i]! - model[p]![i]!;
-    }
-  }
-  const reach = Math.max(2, Math.round(Math.max(qw, qh) / 25));
-  const spread = boxBlur(weight, qw, qh, reach);
-  for (let p = 0; p < 3; p += 1) {
-    const smooth = boxBlur(residual[p]!, qw, qh, reach);
-    // Where the backdrop is seen only thinly nearby (behind the shoe) the correction fades out.
-    for (let k = 0; k < smooth.length; k += 1) smooth[k] = spread[k]! > 0.05 ? (smooth[k]! / spread[k]!) * Math.min(1, spread[k]! / (q * q * 0.3)) : 0;
-    const plane = model[p]!;
-    for (let y = 0; y < h; y += 1) {
-      const fy = Math.min(qh - 1.001, Math.max(0, (y + 0.5) / q - 0.5));
-      const r0 = Math.floor(fy) * qw;
-      const ay = fy - Math.floor(fy);
-      for (let x = 0; x < w; x += 1) {
-        const fx = Math.min(qw - 1.001, Math.max(0, (x + 0.5) / q - 0.5));
-        const c = r0 + Math.floor(fx);
-        const ax = fx - Math.floor(fx);
-        plane[y * w + x]! += (smooth[c]! * (1 - ax) + smooth[c + 1]! * ax) * (1 - ay) + (smooth[c + qw]! * (1 - ax) + smooth[c + qw + 1]! * ax) * ay;
-      }
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,7 +412,10 @@ function flood(labels: Uint8Array, planes: Float32Array[], w: number, h: number)
   const buckets: number[][] = Array.from({ length: 256 }, () => []);
   const push = (i: number, k: number, label: number, level: number) => {
     if (labels[k]) return;
-    const step = Math.min(255, Math.round(Math.hypot(L[i]! - L[k]!, A[i]! - A[k]!, B[i]! - B[k]!) * 1000));
+    const dl = L[i]! - L[k]!;
+    const da = A[i]! - A[k]!;
+    const db = B[i]! - B[k]!;
+    const step = Math.min(255, Math.round(Math.sqrt(dl * dl + da * da + db * db) * 1000));
     buckets[step > level ? step : level]!.push(k * 2 + label - 1);
   };
   const offer = (i: number, label: number, level: number) => {
@@ -460,8 +471,6 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   const n = w * h;
   let planes = oklabPlanes(rgb, n);
   const ring = edgeRing(w, h);
-  const use = new Uint8Array(n);
-  for (const i of ring) use[i] = 1;
 
   // The grain: each pixel against the mean of its four neighbours along the frame's edge, robustly.
   // A dim room's grain is smoothed away first, a little more each time, until it is calm.
@@ -488,48 +497,70 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   const distance = new Float32Array(n);
   let model: Float32Array[] = [];
   const measure = () => {
-    for (let i = 0; i < n; i += 1) distance[i] = Math.hypot(L[i]! - model[0]![i]!, A[i]! - model[1]![i]!, B[i]! - model[2]![i]!);
+    const [l0, a0, b0] = model as [Float32Array, Float32Array, Float32Array];
+    for (let i = 0; i < n; i += 1) {
+      const dl = L[i]! - l0[i]!;
+      const da = A[i]! - a0[i]!;
+      const db = B[i]! - b0[i]!;
+      distance[i] = Math.sqrt(dl * dl + da * da + db * db);
+    }
   };
-  // The backdrop through the frame's edge, what lies far from it (a shoe or a shadow reaching the
-  // edge) left out of the next fit.
-  let coefficients = fitSurface(planes, w, h, use, 1);
+  // The backdrop through the frame's edge (every third pixel of it each way), what lies far from it (a shoe
+  // or a shadow reaching the edge) left out of the next fit.
+  const samples = ring.filter((i) => (i % w) % 3 === 0 && Math.floor(i / w) % 3 === 0);
+  const t = new Float64Array(TERMS);
+  const ringDistance = (coefficients: Float64Array[]) =>
+    Float64Array.from(samples, (i) => {
+      const x = i % w;
+      const y = (i - x) / w;
+      let sum = 0;
+      for (let p = 0; p < 3; p += 1) sum += (planes[p]![i]! - surfaceAt(coefficients, p, x, y, w, h, t)) ** 2;
+      return Math.sqrt(sum);
+    });
+  let coefficients = fitSurface(planes, w, h, samples);
   if (!coefficients) throw new NoShoeFound();
-  model = evaluate(coefficients, w, h);
   for (let round = 0; round < 2; round += 1) {
-    measure();
-    const limit = Math.max(MATCH_FLOOR, 3 * median(Array.from(ring, (i) => distance[i]!)));
-    for (const i of ring) use[i] = distance[i]! <= limit ? 1 : 0;
-    coefficients = fitSurface(planes, w, h, use, 1) ?? coefficients;
-    model = evaluate(coefficients, w, h);
+    const far = ringDistance(coefficients);
+    const limit = Math.max(MATCH_FLOOR, 3 * median(far));
+    coefficients = fitSurface(planes, w, h, samples.filter((_, k) => far[k]! <= limit)) ?? coefficients;
   }
-  measure();
   // How far the backdrop strays from the surface along the frame's edge (grain that comes in
   // blotches, which the pixel-to-pixel measure misses, included): what "matches the backdrop" allows.
-  noise = Math.max(noise, 1.4826 * median(Array.from(ring, (i) => distance[i]!)) / 2);
+  noise = Math.max(noise, (1.4826 * median(ringDistance(coefficients))) / 2);
   const match = Math.max(MATCH_FLOOR, MATCH_DEVIATIONS * noise);
+  let surface = backdropGrid(coefficients, planes, null, w, h);
+  model = upsample(surface.grid, surface.gw, surface.gh, w, h);
+  measure();
 
   const classes = new Uint8Array(n); // 1 surely shoe, 2 surely backdrop, 0 in doubt
   const classify = () => {
     const hueLimit = HUE_DIFFERENCE + 2 * noise;
     const lighter = LIGHTER + 2 * noise;
+    const [l0, a0, b0] = model as [Float32Array, Float32Array, Float32Array];
     for (let i = 0; i < n; i += 1) {
-      const ratio = L[i]! / Math.max(1e-3, model[0]![i]!);
+      const ratio = L[i]! / Math.max(1e-3, l0[i]!);
       // Hue against the backdrop darkened alike: what a shadow leaves unchanged.
-      const hue = Math.hypot(A[i]! - model[1]![i]! * ratio, B[i]! - model[2]![i]! * ratio);
+      const da = A[i]! - a0[i]! * ratio;
+      const db = B[i]! - b0[i]! * ratio;
       if (distance[i]! <= match) classes[i] = 2;
-      else if (hue > hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
+      else if (da * da + db * db > hueLimit * hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
       else classes[i] = 0;
     }
   };
   classify();
   // Then through all that is near the backdrop (with room, at first, for what the last surface
   // missed), with what the surface misses of it added.
+  const use = new Uint8Array(n);
   for (let round = 0; round < 3; round += 1) {
     const limit = (3 - round) * match;
-    for (let i = 0; i < n; i += 1) use[i] = classes[i] !== 1 && distance[i]! <= limit ? 1 : 0;
-    coefficients = fitSurface(planes, w, h, use, 2) ?? coefficients;
-    model = evaluate(coefficients, w, h);
-    addResidual(model, planes, use, w, h);
+    const picked: number[] = [];
+    for (let i = 0; i < n; i += 1) {
+      use[i] = classes[i] !== 1 && distance[i]! <= limit ? 1 : 0;
+      if (use[i] && (i % w) % 4 === 0 && Math.floor(i / w) % 4 === 0) picked.push(i);
+    }
+    coefficients = fitSurface(planes, w, h, picked) ?? coefficients;
+    surface = backdropGrid(coefficients, planes, use, w, h);
+    model = upsample(surface.grid, surface.gw, surface.gh, w, h);
     measure();
     classify();
   }
@@ -549,8 +580,12 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       let far = 0;
       for (let p = 0; p < 3; p += 1) {
         const c = planes[p]!;
-        near += ((c[i + d1]! - c[i - d1]!) / 2) ** 2 + ((c[i + d1 * w]! - c[i - d1 * w]!) / 2) ** 2;
-        far += ((c[i + d3]! - c[i - d3]!) / 6) ** 2 + ((c[i + d3 * w]! - c[i - d3 * w]!) / 6) ** 2;
+        const nx = c[i + d1]! - c[i - d1]!;
+        const ny = c[i + d1 * w]! - c[i - d1 * w]!;
+        const fx = c[i + d3]! - c[i - d3]!;
+        const fy = c[i + d3 * w]! - c[i - d3 * w]!;
+        near += (nx * nx + ny * ny) / 4;
+        far += (fx * fx + fy * fy) / 36;
       }
       if (near >= steep && near >= SHARPNESS * SHARPNESS * far) sharp[i] = 1;
     }
