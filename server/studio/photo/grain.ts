@@ -88,7 +88,3 @@ export function rowsToCanvas(size: Size, fill: (y: number, row: Float32Array) =>
   return { width, height, data: out };
 }
 
-/** Triangular dither for a value at (x, y) and channel c, from the same tile: −1 to 1 level. */
-export function ditherAt(x: number, y: number, c: number): number {
-  return ditherTile()[((y % TILE) * TILE + (x % TILE)) * 3 + c]!;
-}

@@ -86,25 +86,6 @@ export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { flo
   }
 }
 
-/** The tightest region holding the layer's visible pixels, on the canvas. */
-export function bounds(layer: Layer, threshold = 8): Region {
-  let left = layer.width;
-  let right = -1;
-  let top = layer.height;
-  let bottom = -1;
-  for (let y = 0; y < layer.height; y += 1) {
-    for (let x = 0; x < layer.width; x += 1) {
-      if (layer.rgba[(y * layer.width + x) * 4 + 3]! < threshold) continue;
-      if (x < left) left = x;
-      if (x > right) right = x;
-      if (y < top) top = y;
-      if (y > bottom) bottom = y;
-    }
-  }
-  if (right < 0) return { left: layer.left, top: layer.top, width: 0, height: 0 };
-  return { left: layer.left + left, top: layer.top + top, width: right - left + 1, height: bottom - top + 1 };
-}
-
 /** Coverage of a rectangle with rounded corners, antialiased: 0–1 per pixel, width × height. */
 export function roundedRect(width: number, height: number, radius: number): Float32Array {
   const out = new Float32Array(width * height);

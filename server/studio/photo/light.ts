@@ -17,8 +17,6 @@ export const normalise = ([x, y, z]: Vec3): Vec3 => {
   return [x / n, y / n, z / n];
 };
 
-export const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-
 /** A key light high on the left, a little in front: a studio shot across the floor. */
 export const STUDIO_KEY: Light = { direction: normalise([-0.55, 0.7, 0.45]), ambient: 0.32, specular: 0.35 };
 

@@ -60,15 +60,6 @@ export function createRaster(size: Size, fill: Linear = [0, 0, 0]): Raster {
   return { width: size.width, height: size.height, data };
 }
 
-/** `region` clipped to a picture of `size` (empty when they do not meet). */
-export function clip(region: Region, size: Size): Region {
-  const left = Math.max(0, Math.floor(region.left));
-  const top = Math.max(0, Math.floor(region.top));
-  const right = Math.min(size.width, Math.ceil(region.left + region.width));
-  const bottom = Math.min(size.height, Math.ceil(region.top + region.height));
-  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
-}
-
 /**
  * Darkens a raster by an occlusion field over `region` (0 lets all light through, 1 none), as a
  * shadow does: the light is multiplied, in linear light, by 1 − occlusion.
