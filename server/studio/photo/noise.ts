@@ -64,25 +64,27 @@ export interface FbmOptions {
 
 /** One octave of value noise over w × h pixels with cells `cellX` × `cellY` px. */
 function octave(width: number, height: number, cellX: number, cellY: number, seed: number): Float32Array {
-  // Sampled at a quarter of a cell at most, then scaled up: the cost follows the detail.
-  const step = Math.max(1, Math.floor(Math.min(cellX, cellY) / 4));
-  const w = Math.ceil(width / step);
-  const h = Math.ceil(height / step);
+  // Sampled at a quarter of a cell at most along each axis, then scaled up: the cost follows the
+  // detail, and a stretched cell (a grain line) is sampled finely only across its length.
+  const stepX = Math.max(1, Math.floor(cellX / 4));
+  const stepY = Math.max(1, Math.floor(cellY / 4));
+  const w = Math.ceil(width / stepX);
+  const h = Math.ceil(height / stepY);
   const coarse = new Float32Array(w * h);
   // Along a row the lattice's two rows are read once per cell, and each sample only blends.
-  const cells = Math.ceil((w * step) / cellX) + 2;
+  const cells = Math.ceil((w * stepX) / cellX) + 2;
   const above = new Float32Array(cells);
   const below = new Float32Array(cells);
   const ixs = new Int32Array(w);
   const fxs = new Float32Array(w);
   for (let x = 0; x < w; x += 1) {
-    const nx = ((x + 0.5) * step - 0.5) / cellX;
+    const nx = ((x + 0.5) * stepX - 0.5) / cellX;
     ixs[x] = Math.floor(nx);
     fxs[x] = fade(nx - Math.floor(nx));
   }
   const first = ixs[0]!;
   for (let y = 0; y < h; y += 1) {
-    const ny = ((y + 0.5) * step - 0.5) / cellY;
+    const ny = ((y + 0.5) * stepY - 0.5) / cellY;
     const iy = Math.floor(ny);
     const fy = fade(ny - iy);
     for (let k = 0; k < cells; k += 1) {
@@ -97,7 +99,7 @@ function octave(width: number, height: number, cellX: number, cellY: number, see
       coarse[y * w + x] = (top + (bottom - top) * fy) * 2 - 1;
     }
   }
-  return step === 1 ? coarse : upsample(coarse, w, h, width, height);
+  return stepX === 1 && stepY === 1 ? coarse : upsample(coarse, w, h, width, height);
 }
 
 /** Fractal value noise, about −1 to 1, over width × height pixels. */

@@ -87,6 +87,12 @@ function concrete({ width, height }: Size, seed: number): Material {
   return { tone, height: relief, gloss: 0 };
 }
 
+/** 1 − |sin(π·a)|, with the sine as its parabola 4t(1 − t): 1 on each whole number, 0 half-way. */
+const valley = (a: number) => {
+  const t = a - Math.floor(a);
+  return 1 - 4 * t * (1 - t);
+};
+
 function marble({ width, height }: Size, seed: number): Material {
   // Veins: stripes across the slab, bent by turbulence, kept only where they are sharpest; a
   // second, finer network crosses them, and a soft grey cloud follows the main veins.
@@ -103,9 +109,9 @@ function marble({ width, height }: Size, seed: number): Material {
     for (let x = 0; x < width; x += 1) {
       const i = y * width + x;
       const along = ((x * c + y * s) / span) * 1.8 + warp[i]! * 0.9 + warpFine[i]! * 0.05;
-      const main = 1 - Math.abs(Math.sin(along * Math.PI));
+      const main = valley(along);
       const crossing = ((x * c2 + y * s2) / span) * 3.1 + warp[i]! * 1.4 + warpFine[i]! * 0.3;
-      const thin = 1 - Math.abs(Math.sin(crossing * Math.PI));
+      const thin = valley(crossing);
       const m2 = main * main;
       const m8 = m2 * m2 * m2 * m2;
       const t4 = thin * thin * thin * thin;
