@@ -170,7 +170,7 @@ export function generateHandler(context: PipelineContext): JobHandler {
           const rendered = await withPoster(made, context.ffmpeg);
           const key = `assets/${task.userId}/${output.id}.${EXTENSION[rendered.fileType]}`;
           await storage.put(key, rendered.bytes, rendered.fileType);
-          const posterKey = rendered.poster ? `assets/${task.userId}/${output.id}.poster.jpg` : null;
+          const posterKey = rendered.poster ? `assets/${task.userId}/${output.id}-poster.jpg` : null;
           if (posterKey) await storage.put(posterKey, rendered.poster!, 'image/jpeg');
           await db.transaction(async (tx) => {
             await tx
