@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { shoePhoto } from '../fixtures/shoes';
 import { cutOut } from '../../server/studio/segment';
-import { colourCard, multiAngleCard, poster, productShot, stillLife, PRODUCT_SIZE, PRODUCT_SIZES, type ViewCutout } from '../../server/studio/layouts';
+import { CARD_SIZE, COLOUR_CARD_SIZE, POSTER_SIZE, PRODUCT_SIZE, PRODUCT_SIZES, STILL_LIFE_SIZE, productShot, type ViewCutout } from '../../server/studio/layouts';
 import { dominantColours, hex, outfitPalette } from '../../server/studio/palette';
 
 const VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
@@ -83,19 +83,17 @@ describe('compositions', () => {
     expect((right - left + 1) / info.width).toBeGreaterThanOrEqual(0.8);
   });
 
-  it('no still is smaller than it was: product 1200×1600 (Amazon 2000×2000), the card and still life 1600×1600, the poster and colour card 1200×1600', async () => {
-    const outputs = [
-      [await productShot(views[0]!.cutout, 'AMAZON'), 2000, 2000],
-      [await multiAngleCard(views, 'en'), 1600, 1600],
-      [await poster(views, { headline: 'Light leather sneakers', details: 'Heel 3 cm' }, 'en'), 1200, 1600],
-      [await stillLife(views), 1600, 1600],
-      [await colourCard(views, 'ru'), 1200, 1600],
-    ] as const;
-    for (const [rendered, width, height] of outputs) {
-      const meta = await sharp(rendered.bytes).metadata();
-      expect([meta.format, meta.width, meta.height, rendered.fileType]).toEqual(['jpeg', width, height, 'image/jpeg']);
-    }
-  }, 60_000);
+  it('no still is smaller than it was: product 1200×1600 (Amazon 2000×2000), the card and still life 1600×1600, the poster and colour card 1200×1600', () => {
+    // studio-stills.test.ts checks each file against these sizes.
+    const atLeast = (size: { width: number; height: number }, width: number, height: number) => expect(size.width >= width && size.height >= height, JSON.stringify(size)).toBe(true);
+    atLeast(PRODUCT_SIZES.STUDIO, 1200, 1600);
+    atLeast(PRODUCT_SIZES.WB_OZON, 1200, 1600);
+    atLeast(PRODUCT_SIZES.AMAZON, 2000, 2000);
+    atLeast(CARD_SIZE, 1600, 1600);
+    atLeast(STILL_LIFE_SIZE, 1600, 1600);
+    atLeast(POSTER_SIZE, 1200, 1600);
+    atLeast(COLOUR_CARD_SIZE, 1200, 1600);
+  });
 
   it('finds the shoe’s dominant colour and builds a palette around it', async () => {
     const rgba = await sharp(views[1]!.cutout.png).ensureAlpha().raw().toBuffer();
