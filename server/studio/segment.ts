@@ -202,11 +202,11 @@ function surfaceAt(coefficients: Float64Array[], p: number, x: number, y: number
 
 /**
  * The backdrop's model on a grid of GRID-pixel cells: the surface at each cell's centre plus what
- * it misses of the backdrop there (a sheet's folds, patchy light), the mean residual of the
- * pixels `use` marks averaged over a wide window; where little backdrop is seen nearby (behind
- * the shoe) that correction fades out.
+ * it misses of the backdrop there (a sheet's folds, patchy light): the mean residual of the
+ * backdrop's pixels in each cell (`seen` of them, their plane values summed in `sums`), averaged
+ * over a wide window; where little backdrop is seen nearby (behind the shoe) that fades out.
  */
-function backdropGrid(coefficients: Float64Array[], planes: Float32Array[], use: Uint8Array | null, w: number, h: number) {
+function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, sums: Float32Array[], w: number, h: number) {
   const gw = Math.ceil(w / GRID);
   const gh = Math.ceil(h / GRID);
   const t = new Float64Array(TERMS);
@@ -216,59 +216,18 @@ function backdropGrid(coefficients: Float64Array[], planes: Float32Array[], use:
       for (let p = 0; p < 3; p += 1) grid[p]![gy * gw + gx] = surfaceAt(coefficients, p, (gx + 0.5) * GRID - 0.5, (gy + 0.5) * GRID - 0.5, w, h, t);
     }
   }
-  if (!use) return { grid, gw, gh };
-  const weight = new Float32Array(gw * gh);
-  const sums = [new Float32Array(gw * gh), new Float32Array(gw * gh), new Float32Array(gw * gh)];
-  for (let y = 0; y < h; y += 1) {
-    const row = Math.floor(y / GRID) * gw;
-    for (let x = 0; x < w; x += 1) {
-      const i = y * w + x;
-      if (!use[i]) continue;
-      const k = row + Math.floor(x / GRID);
-      weight[k]! += 1;
-      sums[0]![k]! += planes[0]![i]!;
-      sums[1]![k]! += planes[1]![i]!;
-      sums[2]![k]! += planes[2]![i]!;
-    }
-  }
-  const residual = sums.map((sum, p) => sum.map((v, k) => (weight[k] ? v - weight[k]! * grid[p]![k]! : 0)));
+  if (!seen) return { grid, gw, gh };
   const reach = Math.max(2, Math.round(Math.max(gw, gh) / 25));
-  const spread = boxBlur(weight, gw, gh, reach);
+  const spread = boxBlur(seen, gw, gh, reach);
   for (let p = 0; p < 3; p += 1) {
-    const smooth = boxBlur(residual[p]!, gw, gh, reach);
+    const residual = sums[p]!.map((v, k) => (seen[k] ? v - seen[k]! * grid[p]![k]! : 0));
+    const smooth = boxBlur(residual, gw, gh, reach);
     for (let k = 0; k < smooth.length; k += 1) {
       const s = spread[k]!;
       if (s > 0.05) grid[p]![k]! += (smooth[k]! / s) * Math.min(1, s / (GRID * GRID * 0.3));
     }
   }
   return { grid, gw, gh };
-}
-
-/** A grid of GRID-pixel cells brought to every working pixel, bilinearly. */
-function upsample(grid: Float32Array[], gw: number, gh: number, w: number, h: number): Float32Array[] {
-  const out = grid.map(() => new Float32Array(w * h));
-  const column = new Int32Array(w);
-  const weight = new Float32Array(w);
-  for (let x = 0; x < w; x += 1) {
-    const fx = Math.min(gw - 1.001, Math.max(0, (x + 0.5) / GRID - 0.5));
-    column[x] = Math.floor(fx);
-    weight[x] = fx - Math.floor(fx);
-  }
-  for (let y = 0; y < h; y += 1) {
-    const fy = Math.min(gh - 1.001, Math.max(0, (y + 0.5) / GRID - 0.5));
-    const r0 = Math.floor(fy) * gw;
-    const ay = fy - Math.floor(fy);
-    for (let p = 0; p < grid.length; p += 1) {
-      const g = grid[p]!;
-      const o = out[p]!;
-      for (let x = 0; x < w; x += 1) {
-        const c = r0 + column[x]!;
-        const ax = weight[x]!;
-        o[y * w + x] = (g[c]! * (1 - ax) + g[c + 1]! * ax) * (1 - ay) + (g[c + gw]! * (1 - ax) + g[c + gw + 1]! * ax) * ay;
-      }
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -477,7 +436,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   const grainOf = (p: Float32Array[]) =>
     1.4826 *
     median(
-      Array.from(ring, (i) => {
+      Array.from(ring.filter((_, k) => k % 3 === 0), (i) => {
         const x = i % w;
         if (x === 0 || x === w - 1 || i < w || i >= n - w) return 0;
         let sum = 0;
@@ -495,16 +454,6 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   const [L, A, B] = planes;
 
   const distance = new Float32Array(n);
-  let model: Float32Array[] = [];
-  const measure = () => {
-    const [l0, a0, b0] = model as [Float32Array, Float32Array, Float32Array];
-    for (let i = 0; i < n; i += 1) {
-      const dl = L[i]! - l0[i]!;
-      const da = A[i]! - a0[i]!;
-      const db = B[i]! - b0[i]!;
-      distance[i] = Math.sqrt(dl * dl + da * da + db * db);
-    }
-  };
   // The backdrop through the frame's edge (every third pixel of it each way), what lies far from it (a shoe
   // or a shadow reaching the edge) left out of the next fit.
   const samples = ring.filter((i) => (i % w) % 3 === 0 && Math.floor(i / w) % 3 === 0);
@@ -528,41 +477,82 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   // blotches, which the pixel-to-pixel measure misses, included): what "matches the backdrop" allows.
   noise = Math.max(noise, (1.4826 * median(ringDistance(coefficients))) / 2);
   const match = Math.max(MATCH_FLOOR, MATCH_DEVIATIONS * noise);
-  let surface = backdropGrid(coefficients, planes, null, w, h);
-  model = upsample(surface.grid, surface.gw, surface.gh, w, h);
-  measure();
-
+  const model = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as [Float32Array, Float32Array, Float32Array];
   const classes = new Uint8Array(n); // 1 surely shoe, 2 surely backdrop, 0 in doubt
-  const classify = () => {
-    const hueLimit = HUE_DIFFERENCE + 2 * noise;
+  // The model brought from its grid to every pixel (bilinearly), each pixel's distance from it,
+  // and its class: surely backdrop when near it, surely shoe when it differs in a way a shadow
+  // cannot (another hue against the backdrop darkened alike, lighter, or far darker), else in doubt.
+  const gw = Math.ceil(w / GRID);
+  const gh = Math.ceil(h / GRID);
+  const column = new Int32Array(w);
+  const columnWeight = new Float32Array(w);
+  for (let x = 0; x < w; x += 1) {
+    const fx = Math.min(gw - 1.001, Math.max(0, (x + 0.5) / GRID - 0.5));
+    column[x] = Math.floor(fx);
+    columnWeight[x] = fx - Math.floor(fx);
+  }
+  const apply = (grid: Float32Array[]) => {
+    const hueLimit = (HUE_DIFFERENCE + 2 * noise) ** 2;
     const lighter = LIGHTER + 2 * noise;
-    const [l0, a0, b0] = model as [Float32Array, Float32Array, Float32Array];
-    for (let i = 0; i < n; i += 1) {
-      const ratio = L[i]! / Math.max(1e-3, l0[i]!);
-      // Hue against the backdrop darkened alike: what a shadow leaves unchanged.
-      const da = A[i]! - a0[i]! * ratio;
-      const db = B[i]! - b0[i]! * ratio;
-      if (distance[i]! <= match) classes[i] = 2;
-      else if (da * da + db * db > hueLimit * hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
-      else classes[i] = 0;
+    const [gl, ga, gb] = grid as [Float32Array, Float32Array, Float32Array];
+    for (let y = 0; y < h; y += 1) {
+      const fy = Math.min(gh - 1.001, Math.max(0, (y + 0.5) / GRID - 0.5));
+      const r0 = Math.floor(fy) * gw;
+      const ay = fy - Math.floor(fy);
+      for (let x = 0; x < w; x += 1) {
+        const i = y * w + x;
+        const c = r0 + column[x]!;
+        const ax = columnWeight[x]!;
+        const w00 = (1 - ax) * (1 - ay);
+        const w01 = ax * (1 - ay);
+        const w10 = (1 - ax) * ay;
+        const w11 = ax * ay;
+        const l0 = gl[c]! * w00 + gl[c + 1]! * w01 + gl[c + gw]! * w10 + gl[c + gw + 1]! * w11;
+        const a0 = ga[c]! * w00 + ga[c + 1]! * w01 + ga[c + gw]! * w10 + ga[c + gw + 1]! * w11;
+        const b0 = gb[c]! * w00 + gb[c + 1]! * w01 + gb[c + gw]! * w10 + gb[c + gw + 1]! * w11;
+        model[0][i] = l0;
+        model[1][i] = a0;
+        model[2][i] = b0;
+        const dl = L[i]! - l0;
+        const dA = A[i]! - a0;
+        const dB = B[i]! - b0;
+        const d = Math.sqrt(dl * dl + dA * dA + dB * dB);
+        distance[i] = d;
+        const ratio = L[i]! / Math.max(1e-3, l0);
+        const ha = A[i]! - a0 * ratio;
+        const hb = B[i]! - b0 * ratio;
+        if (d <= match) classes[i] = 2;
+        else if (ha * ha + hb * hb > hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
+        else classes[i] = 0;
+      }
     }
   };
-  classify();
+  apply(backdropGrid(coefficients, null, [], w, h).grid);
   // Then through all that is near the backdrop (with room, at first, for what the last surface
   // missed), with what the surface misses of it added.
-  const use = new Uint8Array(n);
-  for (let round = 0; round < 3; round += 1) {
-    const limit = (3 - round) * match;
+  const seen = new Float32Array(gw * gh);
+  const sums = [new Float32Array(gw * gh), new Float32Array(gw * gh), new Float32Array(gw * gh)];
+  for (const room of [3, 2, 1]) {
+    const limit = room * match;
     const picked: number[] = [];
-    for (let i = 0; i < n; i += 1) {
-      use[i] = classes[i] !== 1 && distance[i]! <= limit ? 1 : 0;
-      if (use[i] && (i % w) % 4 === 0 && Math.floor(i / w) % 4 === 0) picked.push(i);
+    seen.fill(0);
+    for (const sum of sums) sum.fill(0);
+    for (let y = 0; y < h; y += 1) {
+      const row = Math.floor(y / GRID) * gw;
+      const pickRow = y % 4 === 0;
+      for (let x = 0; x < w; x += 1) {
+        const i = y * w + x;
+        if (classes[i] === 1 || distance[i]! > limit) continue;
+        const k = row + Math.floor(x / GRID);
+        seen[k]! += 1;
+        sums[0]![k]! += L[i]!;
+        sums[1]![k]! += A[i]!;
+        sums[2]![k]! += B[i]!;
+        if (pickRow && (x & 3) === 0) picked.push(i);
+      }
     }
     coefficients = fitSurface(planes, w, h, picked) ?? coefficients;
-    surface = backdropGrid(coefficients, planes, use, w, h);
-    model = upsample(surface.grid, surface.gw, surface.gh, w, h);
-    measure();
-    classify();
+    apply(backdropGrid(coefficients, seen, sums, w, h).grid);
   }
   let evidenceCount = 0;
   for (let i = 0; i < n; i += 1) if (classes[i] === 1) evidenceCount += 1;
@@ -577,17 +567,21 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     for (let x = d3; x < w - d3; x += 1) {
       const i = y * w + x;
       let near = 0;
-      let far = 0;
       for (let p = 0; p < 3; p += 1) {
         const c = planes[p]!;
         const nx = c[i + d1]! - c[i - d1]!;
         const ny = c[i + d1 * w]! - c[i - d1 * w]!;
+        near += (nx * nx + ny * ny) / 4;
+      }
+      if (near < steep) continue;
+      let far = 0;
+      for (let p = 0; p < 3; p += 1) {
+        const c = planes[p]!;
         const fx = c[i + d3]! - c[i - d3]!;
         const fy = c[i + d3 * w]! - c[i - d3 * w]!;
-        near += (nx * nx + ny * ny) / 4;
         far += (fx * fx + fy * fy) / 36;
       }
-      if (near >= steep && near >= SHARPNESS * SHARPNESS * far) sharp[i] = 1;
+      if (near >= SHARPNESS * SHARPNESS * far) sharp[i] = 1;
     }
   }
   // In a grainy shot, short specks of "edge" are grain. The rest is widened by a pixel so that
