@@ -203,17 +203,36 @@ function surfaceAt(coefficients: Float64Array[], p: number, x: number, y: number
 /**
  * The backdrop's model on a grid of GRID-pixel cells: the surface at each cell's centre plus what
  * it misses of the backdrop there (a sheet's folds, patchy light): the mean residual of the
- * backdrop's pixels in each cell (`seen` of them, their plane values summed in `sums`), averaged
- * over a wide window; where little backdrop is seen nearby (behind the shoe) that fades out.
+ * backdrop's pixels in each cell (`seen` of them, their plane values summed in `sums`, every
+ * `step`-th pixel each way), averaged over a wide window; where little backdrop is seen nearby
+ * (behind the shoe) that fades out.
  */
-function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, sums: Float32Array[], w: number, h: number) {
+function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, sums: Float32Array[], w: number, h: number, step = 1) {
   const gw = Math.ceil(w / GRID);
   const gh = Math.ceil(h / GRID);
-  const t = new Float64Array(TERMS);
   const grid = [new Float32Array(gw * gh), new Float32Array(gw * gh), new Float32Array(gw * gh)];
-  for (let gy = 0; gy < gh; gy += 1) {
-    for (let gx = 0; gx < gw; gx += 1) {
-      for (let p = 0; p < 3; p += 1) grid[p]![gy * gw + gx] = surfaceAt(coefficients, p, (gx + 0.5) * GRID - 0.5, (gy + 0.5) * GRID - 0.5, w, h, t);
+  const inU = new Float64Array(DEGREE + 1);
+  for (let p = 0; p < 3; p += 1) {
+    const k = coefficients[p]!;
+    for (let gy = 0; gy < gh; gy += 1) {
+      const v = (2 * ((gy + 0.5) * GRID - 0.5)) / (h - 1) - 1;
+      // Along a row of cells the surface is a polynomial in u; its coefficients first.
+      let term = 0;
+      for (let i = 0; i <= DEGREE; i += 1) {
+        let sum = 0;
+        let vj = 1;
+        for (let j = 0; j <= DEGREE - i; j += 1) {
+          sum += k[term++]! * vj;
+          vj *= v;
+        }
+        inU[i] = sum;
+      }
+      for (let gx = 0; gx < gw; gx += 1) {
+        const u = (2 * ((gx + 0.5) * GRID - 0.5)) / (w - 1) - 1;
+        let sum = 0;
+        for (let i = DEGREE; i >= 0; i -= 1) sum = sum * u + inU[i]!;
+        grid[p]![gy * gw + gx] = sum;
+      }
     }
   }
   if (!seen) return { grid, gw, gh };
@@ -224,7 +243,7 @@ function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, s
     const smooth = boxBlur(residual, gw, gh, reach);
     for (let k = 0; k < smooth.length; k += 1) {
       const s = spread[k]!;
-      if (s > 0.05) grid[p]![k]! += (smooth[k]! / s) * Math.min(1, s / (GRID * GRID * 0.3));
+      if (s > 0.05 / (step * step)) grid[p]![k]! += (smooth[k]! / s) * Math.min(1, s / ((GRID * GRID * 0.3) / (step * step)));
     }
   }
   return { grid, gw, gh };
@@ -369,22 +388,26 @@ function flood(labels: Uint8Array, planes: Float32Array[], w: number, h: number)
   const [L, A, B] = planes as [Float32Array, Float32Array, Float32Array];
   // A bucket queue per step size (ΔE × 1000, capped); each entry is pixel·2 + (label − 1).
   const buckets: number[][] = Array.from({ length: 256 }, () => []);
-  const push = (i: number, k: number, label: number, level: number) => {
-    if (labels[k]) return;
-    const dl = L[i]! - L[k]!;
-    const da = A[i]! - A[k]!;
-    const db = B[i]! - B[k]!;
-    const step = Math.min(255, Math.round(Math.sqrt(dl * dl + da * da + db * db) * 1000));
-    buckets[step > level ? step : level]!.push(k * 2 + label - 1);
-  };
+  const offsets = [-1, 1, -w, w];
   const offer = (i: number, label: number, level: number) => {
     const x = i % w;
-    if (x > 0) push(i, i - 1, label, level);
-    if (x < w - 1) push(i, i + 1, label, level);
-    if (i >= w) push(i, i - w, label, level);
-    if (i < n - w) push(i, i + w, label, level);
+    for (let d = 0; d < 4; d += 1) {
+      if ((d === 0 && x === 0) || (d === 1 && x === w - 1)) continue;
+      const k = i + offsets[d]!;
+      if (k < 0 || k >= n || labels[k]) continue;
+      const dl = L[i]! - L[k]!;
+      const da = A[i]! - A[k]!;
+      const db = B[i]! - B[k]!;
+      const step = Math.min(255, Math.round(Math.sqrt(dl * dl + da * da + db * db) * 1000));
+      buckets[step > level ? step : level]!.push(k * 2 + label - 1);
+    }
   };
-  for (let i = 0; i < n; i += 1) if (labels[i]) offer(i, labels[i]!, 0);
+  for (let i = 0; i < n; i += 1) {
+    if (!labels[i]) continue;
+    // Only a labelled pixel beside an unlabelled one has anything to offer.
+    const x = i % w;
+    if ((x > 0 && !labels[i - 1]) || (x < w - 1 && !labels[i + 1]) || (i >= w && !labels[i - w]) || (i < n - w && !labels[i + w])) offer(i, labels[i]!, 0);
+  }
   for (let level = 0; level < 256; level += 1) {
     const bucket = buckets[level]!;
     for (let head = 0; head < bucket.length; head += 1) {
@@ -491,15 +514,15 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     column[x] = Math.floor(fx);
     columnWeight[x] = fx - Math.floor(fx);
   }
-  const apply = (grid: Float32Array[]) => {
+  const apply = (grid: Float32Array[], step: number) => {
     const hueLimit = (HUE_DIFFERENCE + 2 * noise) ** 2;
     const lighter = LIGHTER + 2 * noise;
     const [gl, ga, gb] = grid as [Float32Array, Float32Array, Float32Array];
-    for (let y = 0; y < h; y += 1) {
+    for (let y = 0; y < h; y += step) {
       const fy = Math.min(gh - 1.001, Math.max(0, (y + 0.5) / GRID - 0.5));
       const r0 = Math.floor(fy) * gw;
       const ay = fy - Math.floor(fy);
-      for (let x = 0; x < w; x += 1) {
+      for (let x = 0; x < w; x += step) {
         const i = y * w + x;
         const c = r0 + column[x]!;
         const ax = columnWeight[x]!;
@@ -527,7 +550,8 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       }
     }
   };
-  apply(backdropGrid(coefficients, null, [], w, h).grid);
+  // The rounds that only refine the surface look at every other pixel each way; the last, at all.
+  apply(backdropGrid(coefficients, null, [], w, h).grid, 2);
   // Then through all that is near the backdrop (with room, at first, for what the last surface
   // missed), with what the surface misses of it added.
   const seen = new Float32Array(gw * gh);
@@ -537,10 +561,10 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     const picked: number[] = [];
     seen.fill(0);
     for (const sum of sums) sum.fill(0);
-    for (let y = 0; y < h; y += 1) {
+    for (let y = 0; y < h; y += 2) {
       const row = Math.floor(y / GRID) * gw;
       const pickRow = y % 4 === 0;
-      for (let x = 0; x < w; x += 1) {
+      for (let x = 0; x < w; x += 2) {
         const i = y * w + x;
         if (classes[i] === 1 || distance[i]! > limit) continue;
         const k = row + Math.floor(x / GRID);
@@ -552,7 +576,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       }
     }
     coefficients = fitSurface(planes, w, h, picked) ?? coefficients;
-    apply(backdropGrid(coefficients, seen, sums, w, h).grid);
+    apply(backdropGrid(coefficients, seen, sums, w, h, 2).grid, room === 1 ? 1 : 2);
   }
   let evidenceCount = 0;
   for (let i = 0; i < n; i += 1) if (classes[i] === 1) evidenceCount += 1;
