@@ -7,7 +7,7 @@
 // database version in db.ts: that closes an older tab's connection for good.
 import * as z from 'zod/mini';
 import type { EditDescription } from '../../contract/edit';
-import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, CONTENT_TYPES, CREATIVE_SCENES, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
+import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, CONTENT_TYPES, CREATIVE_SCENES, PRODUCT_PRESETS, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
 import type { Selection } from '../../contract/selection';
 import type { DraftKey, DraftRecord, EditDraftRecord, EditKey, ListRecord, OutboxJob, PhotoRecord, SessionRecord, SlotRecord } from './db';
 
@@ -118,7 +118,7 @@ const shoeParams = or(
 
 /** Page 2's choices; ones that make no sense any more are forgotten (the seller picks again). */
 const selection: z.ZodMiniType<Selection> = z.looseObject({
-  categories: z.partialRecord(z.enum(CATEGORIES), z.array(z.enum([...BACKGROUNDS, ...CREATIVE_SCENES]))),
+  categories: z.partialRecord(z.enum(CATEGORIES), z.array(z.enum([...BACKGROUNDS, ...CREATIVE_SCENES, ...PRODUCT_PRESETS]))),
   custom: or('styles.custom', z.boolean(), () => false),
   prompt: or('styles.prompt', z.string(), () => ''),
 });

@@ -42,7 +42,7 @@ describe('records written by an older build or damaged', () => {
         back: { state: 'stored' },
       },
       shoeParams: { heelHeight: 4, shaftHeight: 'tall' },
-      styles: { categories: { PRODUCT: [] }, custom: 'yes' },
+      styles: { categories: { PRODUCT: ['AMAZON'], POSTER: [] }, custom: 'yes' },
       updatedAt: 'yesterday',
     });
     // A session written before the seller's language was kept.
@@ -55,7 +55,7 @@ describe('records written by an older build or damaged', () => {
       page: 1,
       slots: { front: { photoId: 'p1', state: 'stored' } },
       shoeParams: { heelHeight: 4 },
-      styles: { categories: { PRODUCT: [] }, custom: false, prompt: '' },
+      styles: { categories: { PRODUCT: ['AMAZON'], POSTER: [] }, custom: false, prompt: '' },
       updatedAt: 0,
     });
     expect(await database.session.get('current')).toMatchObject({ token: 'token-1', userId: 'user-1', updatedAt: 0 });
