@@ -139,7 +139,7 @@ test('material history: results in their sections, previewed, zipped, deleted an
   const retry = page.getByTestId('retry-dialog');
   await expect(retry).toContainText('Делаем заново');
   await expect(retry.getByTestId('retry-close')).toHaveAttribute('aria-disabled', 'true');
-  await expect(retry.getByTestId('retry-status')).toHaveAttribute('data-step', 'done', { timeout: 45_000 });
+  await expect(retry.getByTestId('retry-status')).toHaveAttribute('data-step', 'done', { timeout: 90_000 });
   await expect(retry.getByTestId('retry-result')).toBeVisible();
   await expect(retry.getByTestId('retry-status')).toHaveAttribute('data-step', 'finished', { timeout: 30_000 });
   await expect(section(page, 'POSTER').getByTestId('material-tile')).toHaveCount(2);
