@@ -1,15 +1,16 @@
 // Cuts the shoe out of a phone photo taken on a plain backdrop: a wall swept into the floor, lit
-// unevenly, with the shoe's shadows on it. The mask is worked out on a copy 640 px across:
-// - the backdrop is a smooth surface (a cubic in OKLab, plus its slow departures from it) fitted
-//   to the frame's edge and then to everything found not to be shoe;
+// unevenly, with the shoe's shadows on it. The mask is worked out on a copy 640 px across (a
+// dim room's grain smoothed further):
+// - the backdrop is a smooth surface (a quartic in OKLab, plus its slow departures from it, kept
+//   on a coarse grid) fitted to the frame's edge and then to everything found not to be shoe;
 // - a pixel is surely shoe when it differs from the backdrop in a way a shadow cannot make (another
 //   hue, lighter, or far darker), surely backdrop when it matches it, and in doubt when it is the
 //   backdrop's hue only darker: a shadow, or the shoe's own shade (a white shoe's side, a grey sole);
 // - sharp edges (a step within a pixel or two, where a shadow's edge is gradual) cut the doubtful
 //   pixels into regions: one that fades into the backdrop with no sharp edge between is a shadow,
 //   one fenced off from it is the shoe's own. Backdrop fenced off from the frame's backdrop is the
-//   room seen through a lace loop when it is small beside the shoe, and the shoe's own surface (a
-//   white sole on a white sheet) when it is not;
+//   room seen through a lace loop when the shoe round it is a thin rim with the room beyond, and
+//   the shoe's own surface (a white sole's lit band on a white sheet) when it is not;
 // - what is left (the sharp edges themselves) goes to the side it joins with the smallest step in
 //   colour, so a thin lace is followed along its length rather than crossed.
 // At full size only a band along the outline is refined: a pixel's alpha is where its colour lies
@@ -20,7 +21,10 @@ import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS } from '../../contract/materials';
 import { oklabToRgb, rgbToOklab, type Rgb } from '../../contract/colour';
 
-/** The longest side the mask is worked out at; the cut-out keeps the photo's full size. */
+/**
+ * The longest side the mask is worked out at; the cut-out keeps the photo's full size. At 640 a
+ * lace (12 px of a 1600 px photo) is about five pixels wide: wide enough to have an inside.
+ */
 export const WORK_SIDE = 640;
 /** Width of the frame's edge band the backdrop is first fitted to, as a share of the shorter side. */
 const EDGE_SHARE = 0.04;
@@ -801,8 +805,6 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
 
   const lab = (x: number, y: number) => [0, 1, 2].map((p) => sampleAt(model[p]!, w, h, x, y)) as [number, number, number];
   const background: BackgroundModel = { lab, rgb: (x, y) => oklabToRgb(lab(x, y)), noise };
-  const debug = (globalThis as { DEBUG?: Record<string, unknown> }).DEBUG;
-  if (debug) Object.assign(debug, { classes, edges: sharp.map((v) => v * 255), labels, regions: regions.labels, soft, border });
   let edgeCount = 0;
   for (let i = 0; i < n; i += 1) edgeCount += sharp[i]!;
   return { mask, background, band, shoeColour, backColour, visibleOutline: outline ? visible / outline : 0, evidence: evidenceCount / n, structure: edgeCount / n };
