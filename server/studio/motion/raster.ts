@@ -4,7 +4,7 @@
 // the encoder has had its way with it.
 import type { Rgb } from '../../../contract/colour';
 import { loadSharp } from '../../lib/sharp';
-import { fbm } from '../photo/noise';
+import { fbm, gaussTable, random } from '../photo/noise';
 import type { Still } from './film';
 
 /** An RGB picture in floating point, 0–255 per channel. */
@@ -14,29 +14,11 @@ export interface Canvas {
   data: Float32Array;
 }
 
-/** A seeded generator (xorshift32), so a scene looks the same every time it is made. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
+/** The scenes' seeded generator: photo/noise's xorshift32, so a scene looks the same every time it is made. */
+export { random };
 
 /** Gaussian samples, drawn once: grain reads them at pseudo-random offsets, which is far cheaper. */
-const GAUSS = (() => {
-  const next = random(0x5eed);
-  const table = new Float32Array(1 << 16);
-  for (let i = 0; i < table.length; i += 2) {
-    const r = Math.sqrt(-2 * Math.log(1 - next()));
-    const a = 2 * Math.PI * next();
-    table[i] = r * Math.cos(a);
-    table[i + 1] = r * Math.sin(a);
-  }
-  return table;
-})();
+const GAUSS = gaussTable(0x5eed);
 
 export function canvas(width: number, height: number, fill: Rgb = [0, 0, 0]): Canvas {
   const data = new Float32Array(width * height * 3);

@@ -121,13 +121,34 @@ export function fbm(width: number, height: number, options: FbmOptions): Float32
   return sum;
 }
 
-/** A fast per-pixel random source for grain and dither: xorshift32, seeded. */
-export function randomSource(seed: number): () => number {
-  let state = (seed >>> 0) || 0x9e3779b9;
+/** A seeded generator (xorshift32), 0–1: the same sequence for the same seed, every time. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0 || 1;
   return () => {
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
     return (state >>> 0) / 4294967296;
   };
+}
+
+/** A fast per-pixel random source for grain and dither: `random`, with its own start for seed 0. */
+export function randomSource(seed: number): () => number {
+  return random(seed >>> 0 || 0x9e3779b9);
+}
+
+/**
+ * 65 536 standard normal samples (Box–Muller over `random(seed)`), drawn once: grain reads them at
+ * pseudo-random offsets, which is far cheaper than drawing fresh ones.
+ */
+export function gaussTable(seed: number): Float32Array {
+  const next = random(seed);
+  const table = new Float32Array(1 << 16);
+  for (let i = 0; i < table.length; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(1 - next()));
+    const a = 2 * Math.PI * next();
+    table[i] = r * Math.cos(a);
+    table[i + 1] = r * Math.sin(a);
+  }
+  return table;
 }
