@@ -3,7 +3,7 @@
 // worked out at half size.
 import { gaussianBlur } from './blur';
 import type { Layer } from './layer';
-import { groundLine } from './shadow';
+import { groundLine, lowestOpaque } from './shadow';
 import type { Canvas } from './raster';
 
 export interface ReflectionOptions {
@@ -17,16 +17,7 @@ export interface ReflectionOptions {
 
 export function reflect(canvas: Canvas, layer: Layer, options: ReflectionOptions): void {
   const { width: w, height: h, rgba } = layer;
-  const bottom = new Int32Array(w).fill(-1);
-  for (let x = 0; x < w; x += 1) {
-    for (let y = h - 1; y >= 0; y -= 1) {
-      if (rgba[(y * w + x) * 4 + 3]! >= 128) {
-        bottom[x] = y;
-        break;
-      }
-    }
-  }
-  const line = groundLine(bottom);
+  const line = groundLine(lowestOpaque(layer));
   let highest = Infinity;
   let lowest = -Infinity;
   for (const v of line) {
@@ -85,12 +76,13 @@ export function reflect(canvas: Canvas, layer: Layer, options: ReflectionOptions
       const w01 = tx * (1 - ty);
       const w10 = (1 - tx) * ty;
       const w11 = tx * ty;
-      const cover = a[i00]! * w00 + a[i01]! * w01 + a[i10]! * w10 + a[i11]! * w11;
+      const at = (plane: Float32Array) => plane[i00]! * w00 + plane[i01]! * w01 + plane[i10]! * w10 + plane[i11]! * w11;
+      const cover = at(a);
       if (cover < 1 / 512) continue;
       const d = (cy * canvas.width + cx) * 3;
-      canvas.data[d] = Math.round(canvas.data[d]! * (1 - cover) + r[i00]! * w00 + r[i01]! * w01 + r[i10]! * w10 + r[i11]! * w11);
-      canvas.data[d + 1] = Math.round(canvas.data[d + 1]! * (1 - cover) + g[i00]! * w00 + g[i01]! * w01 + g[i10]! * w10 + g[i11]! * w11);
-      canvas.data[d + 2] = Math.round(canvas.data[d + 2]! * (1 - cover) + b[i00]! * w00 + b[i01]! * w01 + b[i10]! * w10 + b[i11]! * w11);
+      canvas.data[d] = Math.round(canvas.data[d]! * (1 - cover) + at(r));
+      canvas.data[d + 1] = Math.round(canvas.data[d + 1]! * (1 - cover) + at(g));
+      canvas.data[d + 2] = Math.round(canvas.data[d + 2]! * (1 - cover) + at(b));
     }
   }
 }

@@ -22,6 +22,20 @@ export function bottomProfile(alpha: Float32Array, width: number, height: number
   return bottom;
 }
 
+/** The lowest opaque row (alpha ≥ 128) of each column of a layer (−1 for an empty column). */
+export function lowestOpaque({ width: w, height: h, rgba }: Layer): Int32Array {
+  const bottom = new Int32Array(w).fill(-1);
+  for (let x = 0; x < w; x += 1) {
+    for (let y = h - 1; y >= 0; y -= 1) {
+      if (rgba[(y * w + x) * 4 + 3]! >= 128) {
+        bottom[x] = y;
+        break;
+      }
+    }
+  }
+  return bottom;
+}
+
 /**
  * The line the shoe stands on: the convex hull of its bottom profile seen from below, as a height
  * per column. A sole touches the floor where its profile meets the hull (heel and forefoot) and
@@ -78,16 +92,8 @@ function blurLine(values: Float32Array, sigma: number): Float32Array {
  * the line it stands on, which is what blurring the footprint would give, at a fraction of the cost.
  */
 export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusion {
-  const { width: w, height: h, rgba } = layer;
-  const bottom = new Int32Array(w).fill(-1);
-  for (let x = 0; x < w; x += 1) {
-    for (let y = h - 1; y >= 0; y -= 1) {
-      if (rgba[(y * w + x) * 4 + 3]! >= 128) {
-        bottom[x] = y;
-        break;
-      }
-    }
-  }
+  const { width: w, height: h } = layer;
+  const bottom = lowestOpaque(layer);
   const line = groundLine(bottom);
   const columns = Array.from(line.keys()).filter((x) => Number.isFinite(line[x]!));
   if (!columns.length) return { region: { left: layer.left, top: layer.top, width: 0, height: 0 }, data: new Float32Array(0) };
