@@ -7,8 +7,12 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
     environment: 'node' as const,
     include: ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     // The embedded server's own lifecycle (PGlite in DATA_DIR) is the same whatever the test
-    // database; worker processes and other nodes exist only beside PostgreSQL.
-    exclude: databaseKind === 'postgres' ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts', 'tests/server/pglite-prepared.test.ts'] : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
+    // database; worker processes and other nodes exist only beside PostgreSQL. The themed videos
+    // touch no database: filmed once, not again for PostgreSQL.
+    exclude:
+      databaseKind === 'postgres'
+        ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts', 'tests/server/pglite-prepared.test.ts', 'tests/server/studio-video.test.ts']
+        : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
     globalSetup: ['tests/support/database-global-setup.ts'],
     env: { TEST_DATABASE_KIND: databaseKind },
     testTimeout: 30_000,

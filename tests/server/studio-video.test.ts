@@ -59,9 +59,7 @@ const meanDifference = (a: Buffer, b: Buffer) => {
   return sum / a.length;
 };
 
-// Every scene is made here once; a second run against PostgreSQL would film them all again
-// for nothing, since a video touches no database.
-describe.skipIf(process.env.TEST_DATABASE_KIND === 'postgres')('the ten themed videos', () => {
+describe('the ten themed videos', () => {
   beforeAll(async () => {
     expect(ffmpeg, 'ffmpeg is installed (Debian ffmpeg; .ci/run)').not.toBeNull();
     const views: ViewCutout[] = [];
