@@ -8,20 +8,6 @@ import { shadowOffset, type Light } from './light';
 import { upsample } from './noise';
 import type { Region } from './raster';
 
-/** The lowest opaque row of each column (−1 for an empty column). */
-export function bottomProfile(alpha: Float32Array, width: number, height: number): Int32Array {
-  const bottom = new Int32Array(width).fill(-1);
-  for (let x = 0; x < width; x += 1) {
-    for (let y = height - 1; y >= 0; y -= 1) {
-      if (alpha[y * width + x]! >= 0.5) {
-        bottom[x] = y;
-        break;
-      }
-    }
-  }
-  return bottom;
-}
-
 /** The lowest opaque row (alpha ≥ 128) of each column of a layer (−1 for an empty column). */
 export function lowestOpaque({ width: w, height: h, rgba }: Layer): Int32Array {
   const bottom = new Int32Array(w).fill(-1);
