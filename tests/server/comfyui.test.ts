@@ -14,9 +14,7 @@ import { fakeComfyUi, type FakeComfyUi } from '../support/comfyui-server';
 import { shoePhoto } from '../fixtures/shoes';
 import { jobs } from '../../server/db/schema';
 import { ConfigError, loadConfig } from '../../server/config/env';
-import { JobRunner } from '../../server/jobs/runner';
-import { generateHandler } from '../../server/content/pipeline';
-import { studioEngine } from '../../server/studio/engine';
+import { runStudioJobsUntilFinished } from '../support/studio-runner';
 import { cutOut } from '../../server/studio/segment';
 import { catalogue, routeOption, type EngineSupport } from '../../server/content/catalogue';
 import { fillWorkflow, WORKFLOWS } from '../../server/content/comfyui';
@@ -392,28 +390,8 @@ describe('an engine configured away after a task was planned (jobs not run by th
   it('fails the output planned for ComfyUI with the reason and refunds it', async () => {
     const db = quiet.app.database.db;
     const [job] = await db.select().from(jobs).where(eq(jobs.status, 'queued'));
-    const finished: string[] = [];
     // A runner of a server started without COMFYUI_URL.
-    const runner = new JobRunner({
-      db,
-      log: quiet.app.log,
-      concurrency: 1,
-      handlers: {
-        generate: generateHandler({
-          db,
-          ledger: quiet.app.ledger,
-          storage: quiet.app.storage,
-          log: quiet.app.log,
-          engines: () => ({ studio: studioEngine({ ffmpeg: null }) }),
-          ffmpeg: null,
-          finished: (task) => finished.push(task.id),
-        }),
-      },
-    });
-    runner.start();
-    const deadline = Date.now() + 60_000;
-    while (!finished.includes(job!.taskId!) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    await runner.stop();
+    await runStudioJobsUntilFinished(quiet, job!.taskId!);
     const task = await waitForTask(quiet, seller, job!.taskId!);
     expect([task.status, task.failure_type]).toEqual(['failed', 'system_error']);
     expect(task.outputs[0]!.error).toMatch(/needs an AI image service/);

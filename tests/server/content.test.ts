@@ -12,9 +12,8 @@ import { signedInSeller } from '../support/sellers';
 import { uploadViews } from '../support/photos';
 import { waitForMail } from '../support/outbox';
 import { jobs, ledger, wallets } from '../../server/db/schema';
-import { claimJob, JobRunner } from '../../server/jobs/runner';
-import { generateHandler } from '../../server/content/pipeline';
-import { studioEngine } from '../../server/studio/engine';
+import { claimJob } from '../../server/jobs/runner';
+import { runStudioJobsUntilFinished } from '../support/studio-runner';
 
 let t: TestApp;
 let anna: { token: string; id: string };
@@ -280,28 +279,7 @@ describe('a runner that dies (jobs not run by the server)', () => {
     const dead = await claimJob(db, 'dead-runner', 1);
     expect(dead?.id).toBe(job!.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const finished: string[] = [];
-    const runner = new JobRunner({
-      db,
-      log: quiet.app.log,
-      concurrency: 1,
-      leaseMs: 60_000,
-      handlers: {
-        generate: generateHandler({
-          db,
-          ledger: quiet.app.ledger,
-          storage: quiet.app.storage,
-          log: quiet.app.log,
-          engines: () => ({ studio: studioEngine({ ffmpeg: null }), remote: null }),
-          ffmpeg: null,
-          finished: (task) => finished.push(task.id),
-        }),
-      },
-    });
-    runner.start();
-    const deadline = Date.now() + 60_000;
-    while (!finished.includes(job!.taskId!) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    await runner.stop();
+    await runStudioJobsUntilFinished(quiet, job!.taskId!, { leaseMs: 60_000 });
     const [after] = await db.select().from(jobs).where(eq(jobs.id, job!.id));
     expect(after!.attempts).toBeGreaterThanOrEqual(2);
     expect(after!.status).toBe('done');
