@@ -16,7 +16,7 @@ import { studioCopy, viewLabel } from './copy';
 import { sweep, type SweepOptions } from './photo/backdrop';
 import { encodeJpeg } from './photo/encode';
 import { toCanvas } from './photo/grain';
-import { clipOcclusion, lay, layCanvas, meanOver, roundedRect, shadeCanvas, type Layer } from './photo/layer';
+import { lay, layCanvas, meanOver, roundedRect, shadeCanvas, type Layer } from './photo/layer';
 import { STUDIO_KEY, TABLE_KEY } from './photo/light';
 import { flatPlate, sweepPlate } from './photo/plates';
 import { drawFloorProps, drawTableProps, ellipseDistance, podiumTop, type FloorProp, type TableProp } from './photo/props';
@@ -105,9 +105,8 @@ const placed = <T extends Layer>(layer: T, left: number, top: number): T => ({ .
 
 /** Stands a shoe on a floor: its contact (and cast) shadow, an optional reflection, then the shoe. */
 function standOn(canvas: Canvas, shoe: Layer, shadow: Omit<FloorShadowOptions, 'light'>, options: { reflection?: ReflectionOptions; clip?: (x: number, y: number) => number } = {}): void {
-  let occlusion = floorShadow(shoe, { light: STUDIO_KEY, ...shadow });
-  if (options.clip) occlusion = clipOcclusion(occlusion, options.clip);
-  shadeCanvas(canvas, occlusion, { under: shoe });
+  const occlusion = floorShadow(shoe, { light: STUDIO_KEY, ...shadow });
+  shadeCanvas(canvas, occlusion, { under: shoe, ...(options.clip ? { clip: options.clip } : {}) });
   if (options.reflection) reflect(canvas, shoe, options.reflection);
   lay(canvas, shoe);
 }

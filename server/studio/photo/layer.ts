@@ -54,11 +54,12 @@ export function lay(canvas: Canvas, layer: Layer, opacity = 1): void {
  * Darkens the canvas by an occlusion field, in linear light, re-rounding with dither so a soft
  * shadow's gradient does not band. Occlusion too faint to change a level (`floor`) is skipped, so
  * pure white stays pure white outside a shadow, and so is what the opaque pixels of `under` (the
- * shoe about to be laid on) will cover.
+ * shoe about to be laid on) will cover. `clip` (0–1 at a canvas point) keeps the occlusion only
+ * where it says: a shadow that ends with the surface it falls on.
  */
-export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { floor?: number; under?: Layer } = {}): void {
+export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { floor?: number; under?: Layer; clip?: (x: number, y: number) => number } = {}): void {
   const { region, data } = occlusion;
-  const { floor = 1 / 1024, under } = options;
+  const { floor = 1 / 1024, under, clip } = options;
   const dither = ditherTile();
   for (let y = 0; y < region.height; y += 1) {
     const cy = region.top + y;
@@ -67,13 +68,17 @@ export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { flo
     for (let x = 0; x < region.width; x += 1) {
       const cx = region.left + x;
       if (cx < 0 || cx >= canvas.width) continue;
-      const o = data[y * region.width + x]!;
+      let o = data[y * region.width + x]!;
       if (o <= floor) continue;
       // What the shoe laid on next will hide entirely need not be shaded.
       if (under) {
         const ux = cx - under.left;
         const uy = cy - under.top;
         if (ux >= 0 && uy >= 0 && ux < under.width && uy < under.height && under.rgba[(uy * under.width + ux) * 4 + 3] === 255) continue;
+      }
+      if (clip) {
+        o = Math.fround(o * clip(cx + 0.5, cy + 0.5));
+        if (o <= floor) continue;
       }
       const keep = o >= 1 ? 0 : 1 - o;
       const d = (cy * canvas.width + cx) * 3;
@@ -114,19 +119,6 @@ export function layCanvas(canvas: Canvas, piece: Canvas, left: number, top: numb
       for (let c = 0; c < 3; c += 1) canvas.data[d + c] = Math.round(canvas.data[d + c]! + (piece.data[s + c]! - canvas.data[d + c]!) * a);
     }
   }
-}
-
-/** The occlusion kept only where `inside` (0–1 at a canvas pixel) says so: a shadow that ends with the surface it falls on. */
-export function clipOcclusion(occlusion: Occlusion, inside: (x: number, y: number) => number): Occlusion {
-  const { region, data } = occlusion;
-  const out = new Float32Array(data.length);
-  for (let y = 0; y < region.height; y += 1) {
-    for (let x = 0; x < region.width; x += 1) {
-      const i = y * region.width + x;
-      if (data[i]! > 0) out[i] = data[i]! * inside(region.left + x + 0.5, region.top + y + 0.5);
-    }
-  }
-  return { region, data: out };
 }
 
 /** Mean colour of a canvas over a region (to choose ink that reads on it). */

@@ -7,7 +7,7 @@ import type { Canvas, Size } from './raster';
 
 const PLATES = lru<Canvas>(12);
 
-const copy = (canvas: Canvas): Canvas => ({ width: canvas.width, height: canvas.height, data: Uint8Array.from(canvas.data) });
+const copy = (canvas: Canvas): Canvas => ({ width: canvas.width, height: canvas.height, data: canvas.data.slice() });
 
 /** A sweep plate (a fresh copy to draw on). */
 export function sweepPlate(size: Size, options: SweepOptions, grain: GrainOptions = DEFAULT_GRAIN): Canvas {
@@ -17,8 +17,8 @@ export function sweepPlate(size: Size, options: SweepOptions, grain: GrainOption
 
 /** A plate of one flat colour, without grain (a marketplace's pure white). */
 export function flatPlate(size: Size, rgb: readonly [number, number, number]): Canvas {
+  if (rgb[0] === rgb[1] && rgb[1] === rgb[2]) return { width: size.width, height: size.height, data: Buffer.alloc(size.width * size.height * 3, rgb[0]) };
   const data = new Uint8Array(size.width * size.height * 3);
-  if (rgb[0] === rgb[1] && rgb[1] === rgb[2]) return { width: size.width, height: size.height, data: data.fill(rgb[0]) };
   for (let i = 0; i < data.length; i += 3) {
     data[i] = rgb[0];
     data[i + 1] = rgb[1];

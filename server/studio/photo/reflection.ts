@@ -51,9 +51,19 @@ export function reflect(canvas: Canvas, layer: Layer, options: ReflectionOptions
     }
   }
   const [r, g, b, a] = planes.map((plane) => gaussianBlur(plane, W, H, Math.max(0.5, options.blur / 2))) as [Float32Array, Float32Array, Float32Array, Float32Array];
-  // Laid on at full size, each pixel read bilinearly from the half-size planes.
+  // Laid on at full size, each pixel read bilinearly from the half-size planes (the columns'
+  // neighbours and weights worked out once).
   const left = layer.left - pad;
   const originY = layer.top + top;
+  const x0s = new Int32Array(W * 2);
+  const x1s = new Int32Array(W * 2);
+  const txs = new Float64Array(W * 2);
+  for (let x = 0; x < W * 2; x += 1) {
+    const fx = Math.min(W - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
+    x0s[x] = Math.floor(fx);
+    x1s[x] = Math.min(W - 1, x0s[x]! + 1);
+    txs[x] = fx - x0s[x]!;
+  }
   for (let y = 0; y < H * 2; y += 1) {
     const cy = originY + y;
     if (cy < 0 || cy >= canvas.height) continue;
@@ -64,25 +74,21 @@ export function reflect(canvas: Canvas, layer: Layer, options: ReflectionOptions
     for (let x = 0; x < W * 2; x += 1) {
       const cx = left + x;
       if (cx < 0 || cx >= canvas.width) continue;
-      const fx = Math.min(W - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(W - 1, x0 + 1);
-      const tx = fx - x0;
-      const i00 = y0 * W + x0;
-      const i01 = y0 * W + x1;
-      const i10 = y1 * W + x0;
-      const i11 = y1 * W + x1;
+      const tx = txs[x]!;
+      const i00 = y0 * W + x0s[x]!;
+      const i01 = y0 * W + x1s[x]!;
+      const i10 = y1 * W + x0s[x]!;
+      const i11 = y1 * W + x1s[x]!;
       const w00 = (1 - tx) * (1 - ty);
       const w01 = tx * (1 - ty);
       const w10 = (1 - tx) * ty;
       const w11 = tx * ty;
-      const at = (plane: Float32Array) => plane[i00]! * w00 + plane[i01]! * w01 + plane[i10]! * w10 + plane[i11]! * w11;
-      const cover = at(a);
+      const cover = a[i00]! * w00 + a[i01]! * w01 + a[i10]! * w10 + a[i11]! * w11;
       if (cover < 1 / 512) continue;
       const d = (cy * canvas.width + cx) * 3;
-      canvas.data[d] = Math.round(canvas.data[d]! * (1 - cover) + at(r));
-      canvas.data[d + 1] = Math.round(canvas.data[d + 1]! * (1 - cover) + at(g));
-      canvas.data[d + 2] = Math.round(canvas.data[d + 2]! * (1 - cover) + at(b));
+      canvas.data[d] = Math.round(canvas.data[d]! * (1 - cover) + (r[i00]! * w00 + r[i01]! * w01 + r[i10]! * w10 + r[i11]! * w11));
+      canvas.data[d + 1] = Math.round(canvas.data[d + 1]! * (1 - cover) + (g[i00]! * w00 + g[i01]! * w01 + g[i10]! * w10 + g[i11]! * w11));
+      canvas.data[d + 2] = Math.round(canvas.data[d + 2]! * (1 - cover) + (b[i00]! * w00 + b[i01]! * w01 + b[i10]! * w10 + b[i11]! * w11));
     }
   }
 }
