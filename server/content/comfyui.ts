@@ -203,9 +203,7 @@ async function stageModelPhoto(bytes: Buffer, cutout: Cutout, category: 'HALF_BO
 
 /** The shoe's colours in words for the prompt: its one or two largest colours. */
 async function colourWords(cutout: Cutout): Promise<string> {
-  const sharp = await loadSharp();
-  const rgba = await sharp(cutout.png).ensureAlpha().raw().toBuffer();
-  const names = [...new Set(dominantColours(rgba, 4).filter((s) => s.share >= 0.2).slice(0, 2).map((s) => colourName(s.rgb, 'en')))];
+  const names = [...new Set(dominantColours(cutout.rgba, 4).filter((s) => s.share >= 0.2).slice(0, 2).map((s) => colourName(s.rgb, 'en')))];
   return names.length ? `The shoes are ${names.join(' and ')}.` : '';
 }
 

@@ -222,7 +222,7 @@ function heroFirst(views: readonly ViewCutout[]): ViewCutout[] {
 
 const rawPixels = async (cutout: Cutout) => {
   const sharp = await loadSharp();
-  return sharp(cutout.png).resize(256, 256, { fit: 'inside' }).ensureAlpha().raw().toBuffer();
+  return sharp(cutout.rgba, { raw: { width: cutout.width, height: cutout.height, channels: 4 } }).resize(256, 256, { fit: 'inside' }).raw().toBuffer();
 };
 
 const shade = (rgb: Rgb, dL: number, chroma = 1): Rgb => {

@@ -67,8 +67,8 @@ const TARGET_WHITE = 246;
 const VISIBLE_EDGE = 0.04;
 
 export interface Cutout {
-  /** The shoe on transparency, cropped to it: RGBA PNG, its edge soft and free of the old background. */
-  png: Buffer;
+  /** The shoe on transparency, cropped to it: straight RGBA, row by row, its edge soft and free of the old background. */
+  rgba: Uint8Array;
   width: number;
   height: number;
   /** Where the crop sits in the corrected photo. */
@@ -301,37 +301,36 @@ function pieces(mask: Uint8Array, w: number, h: number) {
 
 /**
  * Grows (any pixel on in the window) or shrinks (every pixel on) the mask by `r` pixels with a
- * square window, separably, with running counts so the cost does not depend on `r`.
+ * square window, separably, with running counts so the cost does not depend on `r`: along each
+ * row, then down the columns a whole row at a time (every read in memory order).
  */
 function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean): Uint8Array {
-  const pass = (input: Uint8Array, length: number, lines: number, stride: number, step: number) => {
-    const output = new Uint8Array(input.length);
-    for (let line = 0; line < lines; line += 1) {
-      const base = line * stride;
-      let on = 0;
-      let size = 0;
-      // Window [i − r, i + r], clamped to the line.
-      for (let i = 0; i < Math.min(r, length); i += 1) {
-        on += input[base + i * step]!;
-        size += 1;
-      }
-      for (let i = 0; i < length; i += 1) {
-        const enter = i + r;
-        const leave = i - r - 1;
-        if (enter < length) {
-          on += input[base + enter * step]!;
-          size += 1;
-        }
-        if (leave >= 0) {
-          on -= input[base + leave * step]!;
-          size -= 1;
-        }
-        output[base + i * step] = grow ? (on > 0 ? 1 : 0) : on === size ? 1 : 0;
-      }
+  // Across: the count of on pixels in the window [x − r, x + r], clamped to the row.
+  const across = new Uint8Array(mask.length);
+  for (let y = 0; y < h; y += 1) {
+    const base = y * w;
+    let on = 0;
+    for (let x = 0; x < Math.min(r, w); x += 1) on += mask[base + x]!;
+    for (let x = 0; x < w; x += 1) {
+      if (x + r < w) on += mask[base + x + r]!;
+      if (x - r - 1 >= 0) on -= mask[base + x - r - 1]!;
+      const size = Math.min(w - 1, x + r) - Math.max(0, x - r) + 1;
+      across[base + x] = grow ? (on > 0 ? 1 : 0) : on === size ? 1 : 0;
     }
-    return output;
-  };
-  return pass(pass(mask, w, h, w, 1), h, w, 1, w);
+  }
+  // Down: a running count per column, rows entering and leaving the window [y − r, y + r].
+  const output = new Uint8Array(mask.length);
+  const on = new Int32Array(w);
+  for (let y = 0; y < Math.min(r, h); y += 1) for (let x = 0; x < w; x += 1) on[x]! += across[y * w + x]!;
+  for (let y = 0; y < h; y += 1) {
+    if (y + r < h) for (let x = 0, k = (y + r) * w; x < w; x += 1, k += 1) on[x]! += across[k]!;
+    if (y - r - 1 >= 0) for (let x = 0, k = (y - r - 1) * w; x < w; x += 1, k += 1) on[x]! -= across[k]!;
+    const size = Math.min(h - 1, y + r) - Math.max(0, y - r) + 1;
+    const base = y * w;
+    if (grow) for (let x = 0; x < w; x += 1) output[base + x] = on[x]! > 0 ? 1 : 0;
+    else for (let x = 0; x < w; x += 1) output[base + x] = on[x] === size ? 1 : 0;
+  }
+  return output;
 }
 
 /** Whether the mask reaches the frame's outermost row or column: the shoe goes on beyond it. */
@@ -838,28 +837,58 @@ export async function correctedPhoto(bytes: Buffer, gains: [number, number, numb
 
 /**
  * Alpha and colour at full size: off the band, the working mask as it is; on it, each pixel's
- * place between the backdrop's colour and the shoe's beside it, and its colour unmixed.
+ * place between the backdrop's colour and the shoe's beside it, and its colour unmixed. Only the
+ * full-size pixels over the grown mask's box are visited (elsewhere nothing shows): returns that
+ * region's alpha, and its colour where that was unmixed (`unmixed` 1; elsewhere the photo's own is kept).
  */
 function refine(photo: Buffer, width: number, height: number, found: Segmentation, w: number, h: number) {
   const { mask, shoeColour, backColour } = found;
   const refineBand = morph(mask, w, h, REFINE, true);
   const core = morph(mask, w, h, REFINE, false);
+  // The working pixels anything shows from: the mask and the band round it.
+  let wx0 = w;
+  let wx1 = -1;
+  let wy0 = h;
+  let wy1 = -1;
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0, i = y * w; x < w; x += 1, i += 1) {
+      if (!refineBand[i]) continue;
+      if (x < wx0) wx0 = x;
+      if (x > wx1) wx1 = x;
+      if (y < wy0) wy0 = y;
+      if (y > wy1) wy1 = y;
+    }
+  }
   for (let i = 0; i < refineBand.length; i += 1) refineBand[i] = refineBand[i] && !core[i] ? 1 : 0;
   const soft = Float32Array.from(mask);
   const kx = w / width;
   const ky = h / height;
-  const alpha = new Uint8Array(width * height);
-  const colour = Buffer.from(photo);
+  // Each full-size column's and row's working pixel (nearest), and the full-size span over the box.
+  const columnOf = Int32Array.from({ length: width }, (_, x) => Math.min(w - 1, Math.floor((x + 0.5) * kx)));
+  const rowOf = Int32Array.from({ length: height }, (_, y) => Math.min(h - 1, Math.floor((y + 0.5) * ky)));
+  let left = 0;
+  while (left < width && columnOf[left]! < wx0) left += 1;
+  let right = width - 1;
+  while (right >= left && columnOf[right]! > wx1) right -= 1;
+  let top = 0;
+  while (top < height && rowOf[top]! < wy0) top += 1;
+  let bottom = height - 1;
+  while (bottom >= top && rowOf[bottom]! > wy1) bottom -= 1;
+  const region = { left, top, width: Math.max(0, right - left + 1), height: Math.max(0, bottom - top + 1) };
+  const alpha = new Uint8Array(region.width * region.height);
+  const colour = new Uint8Array(region.width * region.height * 3);
+  const unmixed = new Uint8Array(region.width * region.height);
   const f = [0, 0, 0];
   const b = [0, 0, 0];
-  for (let y = 0; y < height; y += 1) {
+  for (let y = top; y <= bottom; y += 1) {
     const sy = (y + 0.5) * ky - 0.5;
-    const row = Math.min(h - 1, Math.floor((y + 0.5) * ky)) * w;
-    for (let x = 0; x < width; x += 1) {
-      const j = row + Math.min(w - 1, Math.floor((x + 0.5) * kx));
+    const row = rowOf[y]! * w;
+    for (let x = left; x <= right; x += 1) {
+      const j = row + columnOf[x]!;
       const i = y * width + x;
+      const r = (y - top) * region.width + x - left;
       if (!refineBand[j]) {
-        alpha[i] = mask[j] ? 255 : 0;
+        alpha[r] = mask[j] ? 255 : 0;
         continue;
       }
       const sx = (x + 0.5) * kx - 0.5;
@@ -881,17 +910,18 @@ function refine(photo: Buffer, width: number, height: number, found: Segmentatio
       const coarse = Math.min(1, Math.max(0, (sampleAt(soft, w, h, sx, sy) - 0.5) * 2 + 0.5));
       // Grain moves alpha a little either way: the ends of the scale are snapped to 0 and 1.
       const a = Math.min(1, Math.max(0, ((trust * Math.min(1, Math.max(0, along)) + (1 - trust) * coarse) - 0.04) / 0.92));
-      alpha[i] = Math.round(a * 255);
+      alpha[r] = Math.round(a * 255);
       if (a <= 0 || a >= 1) continue;
       // F = (I − (1 − α)·B) / α, leaning on the shoe's colour nearby where alpha is too small to divide by.
       const lean = Math.min(1, Math.max(0, (a - 0.05) / 0.45));
       for (let c = 0; c < 3; c += 1) {
-        const unmixed = (photo[i * 3 + c]! - (1 - a) * b[c]!) / a;
-        colour[i * 3 + c] = Math.round(Math.min(255, Math.max(0, lean * unmixed + (1 - lean) * f[c]!)));
+        const own = (photo[i * 3 + c]! - (1 - a) * b[c]!) / a;
+        colour[r * 3 + c] = Math.round(Math.min(255, Math.max(0, lean * own + (1 - lean) * f[c]!)));
       }
+      unmixed[r] = 1;
     }
   }
-  return { alpha, colour };
+  return { region, alpha, colour, unmixed };
 }
 
 export async function cutOut(bytes: Buffer): Promise<Cutout> {
@@ -906,39 +936,41 @@ export async function cutOut(bytes: Buffer): Promise<Cutout> {
   const centre = found.background.rgb(w / 2, h / 2);
   const gains = centre.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
 
-  const { alpha, colour } = refine(photo, width, height, found, w, h);
+  const { region, alpha, colour, unmixed } = refine(photo, width, height, found, w, h);
   const full = new Uint8Array(width * height);
   let left = width;
   let right = -1;
   let top = height;
   let bottom = -1;
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const i = y * width + x;
-      const a = alpha[i]!;
+  for (let y = 0; y < region.height; y += 1) {
+    for (let x = 0; x < region.width; x += 1) {
+      const a = alpha[y * region.width + x]!;
       if (!a) continue;
-      if (a >= 128) full[i] = 255;
-      if (x < left) left = x;
-      if (x > right) right = x;
-      if (y < top) top = y;
-      if (y > bottom) bottom = y;
+      const fx = x + region.left;
+      const fy = y + region.top;
+      if (a >= 128) full[fy * width + fx] = 255;
+      if (fx < left) left = fx;
+      if (fx > right) right = fx;
+      if (fy < top) top = fy;
+      if (fy > bottom) bottom = fy;
     }
   }
   if (right < 0) throw new NoShoeFound();
   const box = { left, top, width: right - left + 1, height: bottom - top + 1 };
-  const rgba = Buffer.alloc(box.width * box.height * 4);
+  const rgba = new Uint8Array(box.width * box.height * 4);
   for (let y = 0; y < box.height; y += 1) {
     for (let x = 0; x < box.width; x += 1) {
-      const i = (y + top) * width + x + left;
-      const a = alpha[i]!;
+      const r = (y + top - region.top) * region.width + x + left - region.left;
+      const a = alpha[r]!;
       if (!a) continue;
+      const source = unmixed[r] ? colour : photo;
+      const k = unmixed[r] ? r * 3 : ((y + top) * width + x + left) * 3;
       const o = (y * box.width + x) * 4;
-      rgba[o] = Math.min(255, colour[i * 3]! * gains[0] + 0.5);
-      rgba[o + 1] = Math.min(255, colour[i * 3 + 1]! * gains[1] + 0.5);
-      rgba[o + 2] = Math.min(255, colour[i * 3 + 2]! * gains[2] + 0.5);
+      rgba[o] = Math.min(255, source[k]! * gains[0] + 0.5);
+      rgba[o + 1] = Math.min(255, source[k + 1]! * gains[1] + 0.5);
+      rgba[o + 2] = Math.min(255, source[k + 2]! * gains[2] + 0.5);
       rgba[o + 3] = a;
     }
   }
-  const png = await sharp(rgba, { raw: { width: box.width, height: box.height, channels: 4 } }).png({ compressionLevel: 1 }).toBuffer();
-  return { png, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
+  return { rgba, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
 }

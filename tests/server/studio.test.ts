@@ -96,7 +96,7 @@ describe('compositions', () => {
   });
 
   it('finds the shoe’s dominant colour and builds a palette around it', async () => {
-    const rgba = await sharp(views[1]!.cutout.png).ensureAlpha().raw().toBuffer();
+    const rgba = views[1]!.cutout.rgba;
     const swatches = dominantColours(rgba, 4);
     const main = swatches.find((s) => s.rgb[0] > s.rgb[2] + 40);
     expect(main, JSON.stringify(swatches.map((s) => hex(s.rgb)))).toBeDefined();

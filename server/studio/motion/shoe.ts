@@ -44,7 +44,7 @@ export async function litShoe(cutout: Cutout, fit: { width: number; height: numb
   const scale = Math.min(fit.width / cutout.width, fit.height / cutout.height);
   const width = Math.max(2, Math.round(cutout.width * scale));
   const height = Math.max(2, Math.round(cutout.height * scale));
-  const rgba = await sharp(cutout.png).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).ensureAlpha().raw().toBuffer();
+  const rgba = await sharp(cutout.rgba, { raw: { width: cutout.width, height: cutout.height, channels: 4 } }).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   await defringed(rgba, width, height);
   const alpha = Buffer.alloc(width * height);
   for (let i = 0; i < alpha.length; i += 1) alpha[i] = rgba[i * 4 + 3]!;

@@ -26,15 +26,25 @@ interface Prepared extends Size {
 const prepared = new WeakMap<Cutout, Promise<Prepared>>();
 
 async function prepare(cutout: Cutout): Promise<Prepared> {
-  const sharp = await loadSharp();
-  let image = sharp(cutout.png);
-  if (Math.max(cutout.width, cutout.height) > PREPARED_SIDE) image = image.resize(PREPARED_SIDE, PREPARED_SIDE, { fit: 'inside', kernel: 'lanczos3' });
-  const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const rgba = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  let rgba: Uint8Array;
+  let size: Size;
+  if (Math.max(cutout.width, cutout.height) > PREPARED_SIDE) {
+    const sharp = await loadSharp();
+    const { data, info } = await sharp(cutout.rgba, { raw: { width: cutout.width, height: cutout.height, channels: 4 } })
+      .resize(PREPARED_SIDE, PREPARED_SIDE, { fit: 'inside', kernel: 'lanczos3' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    rgba = new Uint8Array(data.buffer, data.byteOffset, data.length);
+    size = info;
+  } else {
+    // Cleaned in place below: the cut-out's own pixels stay as they are.
+    rgba = cutout.rgba.slice();
+    size = cutout;
+  }
   // The photo's background lingers a pixel or two along the outline.
-  defringe(rgba, info.width, info.height, 2);
-  const balanced = balanceShoe(rgba, info.width, info.height, cutout.gains);
-  return { rgba: Buffer.from(balanced.rgba.buffer, balanced.rgba.byteOffset, balanced.rgba.length), width: info.width, height: info.height, deltaE: balanced.deltaE };
+  defringe(rgba, size.width, size.height, 2);
+  const balanced = balanceShoe(rgba, size.width, size.height, cutout.gains);
+  return { rgba: Buffer.from(balanced.rgba.buffer, balanced.rgba.byteOffset, balanced.rgba.length), width: size.width, height: size.height, deltaE: balanced.deltaE };
 }
 
 /** The cut-out cleaned and balanced, made once per cut-out. */
