@@ -256,11 +256,15 @@ function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, s
 // ---------------------------------------------------------------------------------------------
 // Masks
 
+/** The flood's stack, kept between calls (a piece's pixels are pushed at most once each). */
+let scratch = new Int32Array(0);
+
 /** Labels 4-connected pieces of `mask` (1 = on); returns labels and each piece's size. */
 function pieces(mask: Uint8Array, w: number, h: number) {
   const labels = new Int32Array(w * h);
   const sizes = [0];
-  const stack = new Int32Array(w * h);
+  if (scratch.length < w * h) scratch = new Int32Array(w * h);
+  const stack = scratch;
   for (let start = 0; start < mask.length; start += 1) {
     if (!mask[start] || labels[start]) continue;
     const label = sizes.length;
@@ -331,6 +335,48 @@ function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean)
     else for (let x = 0; x < w; x += 1) output[base + x] = on[x] === size ? 1 : 0;
   }
   return output;
+}
+
+/**
+ * Each pixel's chessboard distance (in pixels, at most 255) to the nearest pixel of the other
+ * side of `mask`: for a pixel on, to the nearest off; for one off, to the nearest on. Pixels
+ * beyond the frame are neither, as in `morph`: so `mask` grown by r is `mask || distance ≤ r`, and
+ * shrunk by r is `mask && distance > r`. Two passes (down and up the frame), each taking the
+ * smallest of the neighbours already seen plus one.
+ */
+function chessboard(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const distance = new Uint8Array(w * h);
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0, i = y * w; x < w; x += 1, i += 1) {
+      const on = mask[i];
+      // A neighbour of the other side is at distance 1; one of the same side passes its own on.
+      let d = 255;
+      if (x > 0) d = Math.min(d, mask[i - 1] !== on ? 1 : distance[i - 1]! + 1);
+      if (y > 0) {
+        const up = i - w;
+        d = Math.min(d, mask[up] !== on ? 1 : distance[up]! + 1);
+        if (x > 0) d = Math.min(d, mask[up - 1] !== on ? 1 : distance[up - 1]! + 1);
+        if (x < w - 1) d = Math.min(d, mask[up + 1] !== on ? 1 : distance[up + 1]! + 1);
+      }
+      distance[i] = Math.min(255, d);
+    }
+  }
+  for (let y = h - 1; y >= 0; y -= 1) {
+    for (let x = w - 1, i = y * w + x; x >= 0; x -= 1, i -= 1) {
+      const on = mask[i];
+      let d = distance[i]!;
+      if (d === 1) continue;
+      if (x < w - 1) d = Math.min(d, mask[i + 1] !== on ? 1 : distance[i + 1]! + 1);
+      if (y < h - 1) {
+        const down = i + w;
+        d = Math.min(d, mask[down] !== on ? 1 : distance[down]! + 1);
+        if (x > 0) d = Math.min(d, mask[down - 1] !== on ? 1 : distance[down - 1]! + 1);
+        if (x < w - 1) d = Math.min(d, mask[down + 1] !== on ? 1 : distance[down + 1]! + 1);
+      }
+      distance[i] = Math.min(255, d);
+    }
+  }
+  return distance;
 }
 
 /** Whether the mask reaches the frame's outermost row or column: the shoe goes on beyond it. */
@@ -438,6 +484,8 @@ export interface BackgroundModel {
 export interface Segmentation {
   /** 1 shoe, 0 backdrop, at the working size. */
   mask: Uint8Array;
+  /** Each working pixel's chessboard distance to the other side of the mask (`chessboard`). */
+  edge: Uint8Array;
   background: BackgroundModel;
   /** Working pixels within `BAND` of the outline, where the colours either side are known. */
   band: Uint8Array;
@@ -755,11 +803,9 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   // The colours either side of the outline: the shoe's from its own pixels nearby, the backdrop's
   // from backdrop pixels beside it (so a shadow beside the shoe is what is taken out of its edge),
   // each a mean over a window, pixels on the outline itself left out.
-  const band = morph(mask, w, h, BAND, true);
-  const core = morph(mask, w, h, BAND, false);
-  for (let i = 0; i < n; i += 1) band[i] = band[i] && !core[i] ? 1 : 0;
-  const inner = morph(mask, w, h, 1, false);
-  const outer = morph(mask, w, h, 1, true);
+  const edge = chessboard(mask, w, h);
+  const band = new Uint8Array(n);
+  for (let i = 0; i < n; i += 1) band[i] = edge[i]! <= BAND ? 1 : 0;
   const shoeColour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
   const backColour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
   const r = BAND;
@@ -772,7 +818,8 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy += 1) {
         for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx += 1) {
           const k = yy * w + xx;
-          const sum = inner[k] ? f : !outer[k] ? b : null;
+          // Off the outline (more than a pixel from the other side): the shoe's or the backdrop's.
+          const sum = edge[k]! > 1 ? (mask[k] ? f : b) : null;
           if (!sum) continue;
           sum[0]! += rgb[k * 3]!;
           sum[1]! += rgb[k * 3 + 1]!;
@@ -806,7 +853,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   const background: BackgroundModel = { lab, rgb: (x, y) => oklabToRgb(lab(x, y)), noise };
   let edgeCount = 0;
   for (let i = 0; i < n; i += 1) edgeCount += sharp[i]!;
-  return { mask, background, band, shoeColour, backColour, visibleOutline: outline ? visible / outline : 0, evidence: evidenceCount / n, structure: edgeCount / n };
+  return { mask, edge, background, band, shoeColour, backColour, visibleOutline: outline ? visible / outline : 0, evidence: evidenceCount / n, structure: edgeCount / n };
 }
 
 /** A copy of the photo `side` px across at most (sharp's resize averages the grain away). */
@@ -842,24 +889,23 @@ export async function correctedPhoto(bytes: Buffer, gains: [number, number, numb
  * region's alpha, and its colour where that was unmixed (`unmixed` 1; elsewhere the photo's own is kept).
  */
 function refine(photo: Buffer, width: number, height: number, found: Segmentation, w: number, h: number) {
-  const { mask, shoeColour, backColour } = found;
-  const refineBand = morph(mask, w, h, REFINE, true);
-  const core = morph(mask, w, h, REFINE, false);
+  const { mask, edge, shoeColour, backColour } = found;
   // The working pixels anything shows from: the mask and the band round it.
   let wx0 = w;
   let wx1 = -1;
   let wy0 = h;
   let wy1 = -1;
+  const refineBand = new Uint8Array(w * h);
   for (let y = 0; y < h; y += 1) {
     for (let x = 0, i = y * w; x < w; x += 1, i += 1) {
-      if (!refineBand[i]) continue;
+      if (edge[i]! <= REFINE) refineBand[i] = 1;
+      else if (!mask[i]) continue;
       if (x < wx0) wx0 = x;
       if (x > wx1) wx1 = x;
       if (y < wy0) wy0 = y;
       if (y > wy1) wy1 = y;
     }
   }
-  for (let i = 0; i < refineBand.length; i += 1) refineBand[i] = refineBand[i] && !core[i] ? 1 : 0;
   const soft = Float32Array.from(mask);
   const kx = w / width;
   const ky = h / height;
