@@ -614,7 +614,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     for (const sum of sums) sum.fill(0);
     for (let y = 0; y < h; y += 2) {
       const row = Math.floor(y / GRID) * gw;
-      const pickRow = y % 4 === 0;
+      const pickRow = y % 8 === 0;
       for (let x = 0; x < w; x += 2) {
         const i = y * w + x;
         if (classes[i] === 1 || distance[i]! > limit) continue;
@@ -623,7 +623,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
         sums[0]![k]! += L[i]!;
         sums[1]![k]! += A[i]!;
         sums[2]![k]! += B[i]!;
-        if (pickRow && (x & 3) === 0) picked.push(i);
+        if (pickRow && (x & 7) === 0) picked.push(i);
       }
     }
     coefficients = fitSurface(planes, w, h, picked) ?? coefficients;

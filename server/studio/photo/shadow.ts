@@ -140,17 +140,24 @@ export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusio
     const t = d > 0 ? d / softSigma : behind / (softSigma * 0.6);
     softAt[k] = Math.exp(-0.5 * t * t);
   }
-  const field = new Float32Array(W * H);
+  // Each column's factors and where its profile starts, then the field a row at a time.
+  const coreX = new Float64Array(W);
+  const underX = new Float64Array(W);
+  const softX = new Float64Array(W);
+  const start = new Int32Array(W);
   for (let X = 0; X < W; X += 1) {
-    const coreX = options.contact * 1.4 * coreAcross[X]!;
-    const underX = options.contact * 1.4 * Math.max(coreAcross[X]!, underAcross[X]!);
-    const softX = options.ambient * 1.3 * softAcross[X]!;
-    const start = reachUp - Math.round(ground[X]!) + top;
-    for (let Y = 0; Y < H; Y += 1) {
-      const k = start + Y;
-      const contact = (k > reachUp ? coreX : underX) * coreAt[k]!;
-      const keep = (1 - Math.min(options.contact, contact)) * (1 - Math.min(options.ambient, softX * softAt[k]!));
-      field[Y * W + X] = 1 - (cast ? keep * (1 - options.cast * cast[Y * W + X]!) : keep);
+    coreX[X] = options.contact * 1.4 * coreAcross[X]!;
+    underX[X] = options.contact * 1.4 * Math.max(coreAcross[X]!, underAcross[X]!);
+    softX[X] = options.ambient * 1.3 * softAcross[X]!;
+    start[X] = reachUp - Math.round(ground[X]!) + top;
+  }
+  const field = new Float32Array(W * H);
+  for (let Y = 0; Y < H; Y += 1) {
+    for (let X = 0, i = Y * W; X < W; X += 1, i += 1) {
+      const k = start[X]! + Y;
+      const contact = (k > reachUp ? coreX[X]! : underX[X]!) * coreAt[k]!;
+      const keep = (1 - Math.min(options.contact, contact)) * (1 - Math.min(options.ambient, softX[X]! * softAt[k]!));
+      field[i] = 1 - (cast ? keep * (1 - options.cast * cast[i]!) : keep);
     }
   }
   return { region: { left: layer.left - padLeft, top: layer.top + top, width: W, height: H }, data: field };
