@@ -18,7 +18,7 @@ import { encodeJpeg } from './photo/encode';
 import { toCanvas } from './photo/grain';
 import { lay, layCanvas, meanOver, roundedRect, shadeCanvas, type Layer } from './photo/layer';
 import { STUDIO_KEY, TABLE_KEY } from './photo/light';
-import { flatPlate, sweepPlate } from './photo/plates';
+import { flatPlate, recycle, sweepPlate } from './photo/plates';
 import { drawFloorProps, drawTableProps, ellipseDistance, podiumTop, type FloorProp, type TableProp } from './photo/props';
 import type { Canvas, Region, Size } from './photo/raster';
 import { reflect, type ReflectionOptions } from './photo/reflection';
@@ -93,12 +93,14 @@ async function typeset(
   return { input: data, width: info.width, height: info.height };
 }
 
-const jpeg = async (canvas: Canvas, overlays: OverlayOptions[] = []): Promise<Rendered> => ({
-  bytes: await encodeJpeg(canvas, overlays),
-  fileType: 'image/jpeg',
-  width: canvas.width,
-  height: canvas.height,
-});
+/** The finished canvas encoded; its pixels are then kept for the next plate. */
+async function jpeg(canvas: Canvas, overlays: OverlayOptions[] = []): Promise<Rendered> {
+  try {
+    return { bytes: await encodeJpeg(canvas, overlays), fileType: 'image/jpeg', width: canvas.width, height: canvas.height };
+  } finally {
+    recycle(canvas);
+  }
+}
 
 /** A shoe layer moved so its box's top-left corner is at (left, top). */
 const placed = <T extends Layer>(layer: T, left: number, top: number): T => ({ ...layer, left: Math.round(left), top: Math.round(top) });
