@@ -83,16 +83,22 @@ export interface Cutout {
 
 export const median = (values: ArrayLike<number>) => Float64Array.from(values).sort()[Math.floor(values.length / 2)] ?? 0;
 
-/** Indices of the pixels in a band `edge` px wide along the frame's edge. */
+/** Indices of the pixels in a band `edge` px wide along the frame's edge, in reading order. */
 export function edgeRing(w: number, h: number, edge = Math.max(2, Math.round(Math.min(w, h) * EDGE_SHARE))): Int32Array {
-  const ring: number[] = [];
+  const side = Math.min(edge, w);
+  const across = Math.max(0, w - edge - Math.max(edge, 0));
+  const ring = new Int32Array(w * h - Math.max(0, h - 2 * edge) * across);
+  let k = 0;
   for (let y = 0; y < h; y += 1) {
-    for (let x = 0; x < w; x += 1) {
-      if (x >= edge && x < w - edge && y >= edge && y < h - edge) continue;
-      ring.push(y * w + x);
+    const base = y * w;
+    if (y < edge || y >= h - edge) {
+      for (let x = 0; x < w; x += 1) ring[k++] = base + x;
+      continue;
     }
+    for (let x = 0; x < side; x += 1) ring[k++] = base + x;
+    for (let x = Math.max(side, w - edge); x < w; x += 1) ring[k++] = base + x;
   }
-  return Int32Array.from(ring);
+  return ring.subarray(0, k);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,6 +261,9 @@ function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, s
 
 // ---------------------------------------------------------------------------------------------
 // Masks
+
+/** Pixel i's neighbour `d` (0 left, 1 right, 2 up, 3 down; x is i's column): −1 past the side, out of range past the top or bottom. */
+const neighbour = (i: number, x: number, w: number, d: number) => (d === 0 ? (x > 0 ? i - 1 : -1) : d === 1 ? (x < w - 1 ? i + 1 : -1) : d === 2 ? i - w : i + w);
 
 /** The flood's stack, kept between calls (a piece's pixels are pushed at most once each). */
 let scratch = new Int32Array(0);
@@ -681,7 +690,8 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     for (let head = 0; head < tail; head += 1) {
       const i = queue[head]!;
       const x = i % w;
-      for (const k of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w]) {
+      for (let d = 0; d < 4; d += 1) {
+        const k = neighbour(i, x, w, d);
         if (k < 0 || k >= n || !doubt[k] || regions.labels[k]) continue;
         regions.labels[k] = regions.labels[i]!;
         queue[tail++] = k;
@@ -696,7 +706,8 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     const x = i % w;
     let edge = false;
     let meets = false;
-    for (const k of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w]) {
+    for (let d = 0; d < 4; d += 1) {
+      const k = neighbour(i, x, w, d);
       if (k < 0 || k >= n) {
         edge = meets = true;
       } else if (regions.labels[k] !== label) {
