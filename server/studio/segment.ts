@@ -20,6 +20,7 @@ import type { Sharp } from 'sharp';
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS } from '../../contract/materials';
 import { oklabToRgb, rgbToOklab, type Rgb } from '../../contract/colour';
+import { borrow, lending } from './arrays';
 
 /**
  * The longest side the mask is worked out at; the cut-out keeps the photo's full size. At 640 a
@@ -111,9 +112,9 @@ const LINEAR = Float32Array.from({ length: 256 }, (_, v) => {
 
 /** An RGB image as three OKLab planes (contract/colour.ts's conversion, on a table of sRGB values). */
 function oklabPlanes(rgb: Uint8Array, n: number): [Float32Array, Float32Array, Float32Array] {
-  const L = new Float32Array(n);
-  const A = new Float32Array(n);
-  const B = new Float32Array(n);
+  const L = borrow(Float32Array, n);
+  const A = borrow(Float32Array, n);
+  const B = borrow(Float32Array, n);
   for (let i = 0; i < n; i += 1) {
     const r = LINEAR[rgb[i * 3]!]!;
     const g = LINEAR[rgb[i * 3 + 1]!]!;
@@ -265,15 +266,11 @@ function backdropGrid(coefficients: Float64Array[], seen: Float32Array | null, s
 /** Pixel i's neighbour `d` (0 left, 1 right, 2 up, 3 down; x is i's column): −1 past the side, out of range past the top or bottom. */
 const neighbour = (i: number, x: number, w: number, d: number) => (d === 0 ? (x > 0 ? i - 1 : -1) : d === 1 ? (x < w - 1 ? i + 1 : -1) : d === 2 ? i - w : i + w);
 
-/** The flood's stack, kept between calls (a piece's pixels are pushed at most once each). */
-let scratch = new Int32Array(0);
-
 /** Labels 4-connected pieces of `mask` (1 = on); returns labels and each piece's size. */
 function pieces(mask: Uint8Array, w: number, h: number) {
-  const labels = new Int32Array(w * h);
+  const labels = borrow(Int32Array, w * h);
   const sizes = [0];
-  if (scratch.length < w * h) scratch = new Int32Array(w * h);
-  const stack = scratch;
+  const stack = borrow(Int32Array, w * h);
   for (let start = 0; start < mask.length; start += 1) {
     if (!mask[start] || labels[start]) continue;
     const label = sizes.length;
@@ -319,7 +316,7 @@ function pieces(mask: Uint8Array, w: number, h: number) {
  */
 function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean): Uint8Array {
   // Across: the count of on pixels in the window [x − r, x + r], clamped to the row.
-  const across = new Uint8Array(mask.length);
+  const across = borrow(Uint8Array, mask.length);
   for (let y = 0; y < h; y += 1) {
     const base = y * w;
     let on = 0;
@@ -332,7 +329,7 @@ function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean)
     }
   }
   // Down: a running count per column, rows entering and leaving the window [y − r, y + r].
-  const output = new Uint8Array(mask.length);
+  const output = borrow(Uint8Array, mask.length);
   const on = new Int32Array(w);
   for (let y = 0; y < Math.min(r, h); y += 1) for (let x = 0; x < w; x += 1) on[x]! += across[y * w + x]!;
   for (let y = 0; y < h; y += 1) {
@@ -354,7 +351,7 @@ function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean)
  * smallest of the neighbours already seen plus one.
  */
 function chessboard(mask: Uint8Array, w: number, h: number): Uint8Array {
-  const distance = new Uint8Array(w * h);
+  const distance = borrow(Uint8Array, w * h);
   for (let y = 0; y < h; y += 1) {
     for (let x = 0, i = y * w; x < w; x += 1, i += 1) {
       const on = mask[i];
@@ -400,7 +397,7 @@ function boxBlur(field: Float32Array, w: number, h: number, r: number): Float32A
   let src = field;
   const size = 2 * r + 1;
   for (let pass = 0; pass < 2; pass += 1) {
-    const rows = new Float32Array(src.length);
+    const rows = borrow(Float32Array, src.length);
     for (let y = 0; y < h; y += 1) {
       const base = y * w;
       let sum = 0;
@@ -410,7 +407,7 @@ function boxBlur(field: Float32Array, w: number, h: number, r: number): Float32A
         sum += src[base + Math.min(w - 1, x + r + 1)]! - src[base + Math.max(0, x - r)]!;
       }
     }
-    const cols = new Float32Array(src.length);
+    const cols = borrow(Float32Array, src.length);
     for (let x = 0; x < w; x += 1) {
       let sum = 0;
       for (let y = -r; y <= r; y += 1) sum += rows[Math.min(h - 1, Math.max(0, y)) * w + x]!;
@@ -536,7 +533,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   }
   const [L, A, B] = planes;
 
-  const distance = new Float32Array(n);
+  const distance = borrow(Float32Array, n);
   // The backdrop through the frame's edge (every third pixel of it each way), what lies far from it (a shoe
   // or a shadow reaching the edge) left out of the next fit.
   const samples = ring.filter((i) => (i % w) % 3 === 0 && Math.floor(i / w) % 3 === 0);
@@ -560,8 +557,8 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   // blotches, which the pixel-to-pixel measure misses, included): what "matches the backdrop" allows.
   noise = Math.max(noise, (1.4826 * median(ringDistance(coefficients))) / 2);
   const match = Math.max(MATCH_FLOOR, MATCH_DEVIATIONS * noise);
-  const model = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as [Float32Array, Float32Array, Float32Array];
-  const classes = new Uint8Array(n); // 1 surely shoe, 2 surely backdrop, 0 in doubt
+  const model = [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)] as [Float32Array, Float32Array, Float32Array];
+  const classes = borrow(Uint8Array, n); // 1 surely shoe, 2 surely backdrop, 0 in doubt
   // The model brought from its grid to every pixel (bilinearly), each pixel's distance from it,
   // and its class: surely backdrop when near it, surely shoe when it differs in a way a shadow
   // cannot (another hue against the backdrop darkened alike, lighter, or far darker), else in doubt.
@@ -643,7 +640,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
 
   // Sharp edges: the gradient over one pixel against the gradient over three (over more when the
   // grain was smoothed, which softened every edge alike).
-  const sharp = new Uint8Array(n);
+  const sharp = borrow(Uint8Array, n);
   const steep = Math.max(SHARP_STEP, 4 * noise) ** 2;
   const d1 = 1 + smoothed;
   const d3 = 3 * d1;
@@ -680,11 +677,11 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   // enough of its border, else the shoe's own.
   // Fences leave gaps: regions are found with the doubtful pixels shrunk by one, so a passage
   // under three pixels wide does not join a sole to the shadow under it, then grown back.
-  const doubt = new Uint8Array(n);
+  const doubt = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) doubt[i] = classes[i] === 0 && !fence[i] ? 1 : 0;
   const regions = pieces(morph(doubt, w, h, 1, false), w, h);
   {
-    const queue = new Int32Array(n);
+    const queue = borrow(Int32Array, n);
     let tail = 0;
     for (let i = 0; i < n; i += 1) if (regions.labels[i]) queue[tail++] = i;
     for (let head = 0; head < tail; head += 1) {
@@ -718,7 +715,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     if (edge) border[label]! += 1;
     if (meets) soft[label]! += 1;
   }
-  const labels = new Uint8Array(n);
+  const labels = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) {
     if (classes[i] === 1) labels[i] = 1;
     else if (fence[i]) continue;
@@ -730,13 +727,13 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   }
   // Backdrop fenced off from the frame's backdrop: sharp edges leave gaps, so a passage narrower
   // than five pixels does not join a stretch to it (shrunk by two, grown back by two).
-  const backdrop = new Uint8Array(n);
+  const backdrop = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) backdrop[i] = labels[i] === 2 ? 1 : 0;
   const narrow = pieces(morph(backdrop, w, h, 2, false), w, h);
   const framed = new Uint8Array(narrow.sizes.length);
   for (const i of ring) framed[narrow.labels[i]!] = 1;
   framed[0] = 0;
-  const main = new Uint8Array(n);
+  const main = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) main[i] = framed[narrow.labels[i]!]!;
   const reached = morph(main, w, h, 2, true);
   // Such a stretch is the room seen through the shoe (a lace loop, a pull loop, between straps)
@@ -771,7 +768,7 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     const [x0, y0, x1, y1] = box[label]!.map((v, k) => (k < 2 ? Math.max(0, v! - RIM) : Math.min((k === 2 ? w : h) - 1, v! + RIM))) as [number, number, number, number];
     const bw = x1 - x0 + 1;
     const bh = y1 - y0 + 1;
-    const local = new Uint8Array(bw * bh);
+    const local = borrow(Uint8Array, bw * bh);
     for (let y = y0; y <= y1; y += 1) for (let x = x0; x <= x1; x += 1) local[(y - y0) * bw + x - x0] = stretches.labels[y * w + x] === label ? 1 : 0;
     const grown = morph(local, bw, bh, RIM, true);
     let rim = 0;
@@ -795,17 +792,17 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   flood(labels, planes, w, h);
 
   // Keep the shoe's pieces; specks go. Enclosed backdrop smaller than a hole can be is filled.
-  let mask = new Uint8Array(n);
+  let mask = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) mask[i] = labels[i] === 1 ? 1 : 0;
   const found = pieces(mask, w, h);
   const largest = Math.max(0, ...found.sizes.slice(1));
   for (let i = 0; i < n; i += 1) mask[i] = found.labels[i] && found.sizes[found.labels[i]!]! >= largest * MIN_PIECE ? 1 : 0;
-  const inverse = new Uint8Array(n);
+  const inverse = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) inverse[i] = mask[i] ? 0 : 1;
   const gaps = pieces(inverse, w, h);
   const outside = new Uint8Array(gaps.sizes.length);
   for (const i of ring) outside[gaps.labels[i]!] = 1;
-  mask = new Uint8Array(n);
+  mask = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) {
     const label = gaps.labels[i]!;
     mask[i] = inverse[i] && (outside[label] || gaps.sizes[label]! >= MIN_HOLE) ? 0 : 1;
@@ -815,10 +812,10 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   // from backdrop pixels beside it (so a shadow beside the shoe is what is taken out of its edge),
   // each a mean over a window, pixels on the outline itself left out.
   const edge = chessboard(mask, w, h);
-  const band = new Uint8Array(n);
+  const band = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) band[i] = edge[i]! <= BAND ? 1 : 0;
-  const shoeColour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
-  const backColour = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+  const shoeColour = [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)];
+  const backColour = [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)];
   const r = BAND;
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
@@ -906,7 +903,7 @@ function refine(photo: Buffer, width: number, height: number, found: Segmentatio
   let wx1 = -1;
   let wy0 = h;
   let wy1 = -1;
-  const refineBand = new Uint8Array(w * h);
+  const refineBand = borrow(Uint8Array, w * h);
   for (let y = 0; y < h; y += 1) {
     for (let x = 0, i = y * w; x < w; x += 1, i += 1) {
       if (edge[i]! <= REFINE) refineBand[i] = 1;
@@ -917,7 +914,8 @@ function refine(photo: Buffer, width: number, height: number, found: Segmentatio
       if (y > wy1) wy1 = y;
     }
   }
-  const soft = Float32Array.from(mask);
+  const soft = borrow(Float32Array, w * h);
+  for (let i = 0; i < soft.length; i += 1) soft[i] = mask[i]!;
   const kx = w / width;
   const ky = h / height;
   // Each full-size column's and row's working pixel (nearest), and the full-size span over the box.
@@ -932,9 +930,9 @@ function refine(photo: Buffer, width: number, height: number, found: Segmentatio
   let bottom = height - 1;
   while (bottom >= top && rowOf[bottom]! > wy1) bottom -= 1;
   const region = { left, top, width: Math.max(0, right - left + 1), height: Math.max(0, bottom - top + 1) };
-  const alpha = new Uint8Array(region.width * region.height);
-  const colour = new Uint8Array(region.width * region.height * 3);
-  const unmixed = new Uint8Array(region.width * region.height);
+  const alpha = borrow(Uint8Array, region.width * region.height);
+  const colour = borrow(Uint8Array, region.width * region.height * 3);
+  const unmixed = borrow(Uint8Array, region.width * region.height);
   const f = [0, 0, 0];
   const b = [0, 0, 0];
   for (let y = top; y <= bottom; y += 1) {
@@ -987,47 +985,51 @@ export async function cutOut(bytes: Buffer): Promise<Cutout> {
   const { width, height } = oriented.info;
   const photo = oriented.data;
   const { data: small, w, h } = await workingCopy(photo, width, height);
-  const found = segment(small, w, h);
+  // Everything from here on is synchronous: the working arrays are lent for it, and only the
+  // cut-out's own mask and pixels are made to keep.
+  return lending(() => {
+    const found = segment(small, w, h);
 
-  // Gains that bring the background, at the frame's centre, to a neutral white.
-  const centre = found.background.rgb(w / 2, h / 2);
-  const gains = centre.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
+    // Gains that bring the background, at the frame's centre, to a neutral white.
+    const centre = found.background.rgb(w / 2, h / 2);
+    const gains = centre.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
 
-  const { region, alpha, colour, unmixed } = refine(photo, width, height, found, w, h);
-  const full = new Uint8Array(width * height);
-  let left = width;
-  let right = -1;
-  let top = height;
-  let bottom = -1;
-  for (let y = 0; y < region.height; y += 1) {
-    for (let x = 0; x < region.width; x += 1) {
-      const a = alpha[y * region.width + x]!;
-      if (!a) continue;
-      const fx = x + region.left;
-      const fy = y + region.top;
-      if (a >= 128) full[fy * width + fx] = 255;
-      if (fx < left) left = fx;
-      if (fx > right) right = fx;
-      if (fy < top) top = fy;
-      if (fy > bottom) bottom = fy;
+    const { region, alpha, colour, unmixed } = refine(photo, width, height, found, w, h);
+    const full = new Uint8Array(width * height);
+    let left = width;
+    let right = -1;
+    let top = height;
+    let bottom = -1;
+    for (let y = 0; y < region.height; y += 1) {
+      for (let x = 0; x < region.width; x += 1) {
+        const a = alpha[y * region.width + x]!;
+        if (!a) continue;
+        const fx = x + region.left;
+        const fy = y + region.top;
+        if (a >= 128) full[fy * width + fx] = 255;
+        if (fx < left) left = fx;
+        if (fx > right) right = fx;
+        if (fy < top) top = fy;
+        if (fy > bottom) bottom = fy;
+      }
     }
-  }
-  if (right < 0) throw new NoShoeFound();
-  const box = { left, top, width: right - left + 1, height: bottom - top + 1 };
-  const rgba = new Uint8Array(box.width * box.height * 4);
-  for (let y = 0; y < box.height; y += 1) {
-    for (let x = 0; x < box.width; x += 1) {
-      const r = (y + top - region.top) * region.width + x + left - region.left;
-      const a = alpha[r]!;
-      if (!a) continue;
-      const source = unmixed[r] ? colour : photo;
-      const k = unmixed[r] ? r * 3 : ((y + top) * width + x + left) * 3;
-      const o = (y * box.width + x) * 4;
-      rgba[o] = Math.min(255, source[k]! * gains[0] + 0.5);
-      rgba[o + 1] = Math.min(255, source[k + 1]! * gains[1] + 0.5);
-      rgba[o + 2] = Math.min(255, source[k + 2]! * gains[2] + 0.5);
-      rgba[o + 3] = a;
+    if (right < 0) throw new NoShoeFound();
+    const box = { left, top, width: right - left + 1, height: bottom - top + 1 };
+    const rgba = new Uint8Array(box.width * box.height * 4);
+    for (let y = 0; y < box.height; y += 1) {
+      for (let x = 0; x < box.width; x += 1) {
+        const r = (y + top - region.top) * region.width + x + left - region.left;
+        const a = alpha[r]!;
+        if (!a) continue;
+        const source = unmixed[r] ? colour : photo;
+        const k = unmixed[r] ? r * 3 : ((y + top) * width + x + left) * 3;
+        const o = (y * box.width + x) * 4;
+        rgba[o] = Math.min(255, source[k]! * gains[0] + 0.5);
+        rgba[o + 1] = Math.min(255, source[k + 1]! * gains[1] + 0.5);
+        rgba[o + 2] = Math.min(255, source[k + 2]! * gains[2] + 0.5);
+        rgba[o + 3] = a;
+      }
     }
-  }
-  return { rgba, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
+    return { rgba, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
+  });
 }
