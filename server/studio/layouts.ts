@@ -10,6 +10,7 @@ import type { OverlayOptions } from 'sharp';
 import type { Locale } from '../../contract/locales';
 import type { ProductPreset, ShoeView } from '../../contract/enums';
 import { loadSharp } from '../lib/sharp';
+import { lending } from './arrays';
 import type { Cutout } from './segment';
 import { colourName, dominantColours, flatLaySurface, hex, inkOn, mainColour, outfitPalette, rgbToOklab, oklabToRgb, studioTint, type Rgb } from './palette';
 import { studioCopy, viewLabel } from './copy';
@@ -194,14 +195,18 @@ export async function productShot(cutout: Cutout, preset: ProductPreset | null =
   const place = productPlacement(cutout, look);
   const shoe = placed(await shoeLayer(cutout, place), place.left, place.top);
   const ground = (place.top + place.height) / size.height;
-  let canvas: Canvas;
-  if (look === 'AMAZON') canvas = flatPlate(size, [255, 255, 255]);
-  else if (look === 'WB_OZON') canvas = sweepPlate(size, sweepFor(ground, [244, 244, 242], false));
-  else canvas = sweepPlate(size, sweepFor(ground, studioTint(mainOf(shoe)), true));
-  standOn(canvas, shoe, style.shadow, {
-    ...(style.reflection ? { reflection: style.reflection } : {}),
-    // Amazon's white must stay white: the shadow fades out well inside the frame's edge.
-    ...(look === 'AMAZON' ? { clip: insideFrame(size, size.width * 0.03, size.width * 0.02) } : {}),
+  // Composed synchronously, its shadow's and reflection's working arrays lent for it.
+  const canvas = lending(() => {
+    let plate: Canvas;
+    if (look === 'AMAZON') plate = flatPlate(size, [255, 255, 255]);
+    else if (look === 'WB_OZON') plate = sweepPlate(size, sweepFor(ground, [244, 244, 242], false));
+    else plate = sweepPlate(size, sweepFor(ground, studioTint(mainOf(shoe)), true));
+    standOn(plate, shoe, style.shadow, {
+      ...(style.reflection ? { reflection: style.reflection } : {}),
+      // Amazon's white must stay white: the shadow fades out well inside the frame's edge.
+      ...(look === 'AMAZON' ? { clip: insideFrame(size, size.width * 0.03, size.width * 0.02) } : {}),
+    });
+    return plate;
   });
   return jpeg(canvas);
 }

@@ -7,6 +7,7 @@
 // colour is measured after all of it, so the bound holds for the result.
 import { deltaE2000, rgbToCieLab, type Rgb } from '../../../contract/colour';
 import { gaussianBlur } from './blur';
+import { borrow } from '../arrays';
 
 export interface BalanceOptions {
   /** Largest CIEDE2000 difference allowed between the photo's mean shoe colour and ours. */
@@ -71,7 +72,7 @@ function clarityFactors(rgba: Uint8Array, width: number, height: number, clarity
   }
   const rowLuma = new Float32Array(w);
   const rowWeight = new Float32Array(w);
-  const factor = new Float32Array(width * height);
+  const factor = borrow(Float32Array, width * height);
   for (let y = 0; y < height; y += 1) {
     const fy = Math.min(h - 1, Math.max(0, (y + 0.5) / step - 0.5));
     const y0 = Math.floor(fy) * w;

@@ -1,5 +1,6 @@
 // Gaussian blur of a one-channel float field, as three box blurs each way (running sums), so its
 // cost does not grow with the radius: soft shadows and penumbras are wide.
+import { borrow } from '../arrays';
 
 /** Widths of three boxes whose succession approximates a Gaussian of `sigma` (Kovesi). */
 function boxes(sigma: number): [number, number, number] {
@@ -33,8 +34,9 @@ function boxPass(input: Float32Array, output: Float32Array, lines: number, lengt
 
 /** The field blurred by a Gaussian of `sigmaX` across and `sigmaY` down (a new array). */
 export function gaussianBlur(field: Float32Array, width: number, height: number, sigmaX: number, sigmaY = sigmaX): Float32Array {
-  let a = Float32Array.from(field);
-  let b = new Float32Array(field.length);
+  let a = borrow(Float32Array, field.length);
+  a.set(field);
+  let b = borrow(Float32Array, field.length);
   if (sigmaX >= 0.5) {
     for (const r of boxes(sigmaX)) {
       if (r < 1) continue;

@@ -1,12 +1,13 @@
 // Cleans a cut-out's edge: pixels along the outline still carry some of the photo's background
 // (a light rim that shows on any darker backdrop). The outline's colours are replaced by the
 // shoe's own from just inside, grown outwards a ring at a time.
+import { borrow } from '../arrays';
 
 /** 1 where every pixel within `r` (a square) is opaque: the cut-out's sure inside. */
 function inside(rgba: Uint8Array, width: number, height: number, r: number): Uint8Array {
   // Runs of opaque pixels counted from each side, across and then down: a pixel is inside when
   // the runs through it reach r past it both ways.
-  const rows = new Uint8Array(width * height);
+  const rows = borrow(Uint8Array, width * height);
   const run = new Int32Array(Math.max(width, height));
   for (let y = 0; y < height; y += 1) {
     let n = 0;
@@ -20,7 +21,7 @@ function inside(rgba: Uint8Array, width: number, height: number, r: number): Uin
       rows[y * width + x] = run[x]! > r && n > r ? 1 : 0;
     }
   }
-  const out = new Uint8Array(width * height);
+  const out = borrow(Uint8Array, width * height);
   for (let x = 0; x < width; x += 1) {
     let n = 0;
     for (let y = 0; y < height; y += 1) {
@@ -41,11 +42,11 @@ export function defringe(rgba: Uint8Array, width: number, height: number, radius
   const r = Math.max(1, Math.round(radius));
   const known = inside(rgba, width, height, r);
   // Only the outline changes: list it once, then grow the known colours into it.
-  let pending = new Int32Array(width * height);
+  let pending = borrow(Int32Array, width * height);
   let count = 0;
   for (let p = 0; p < known.length; p += 1) if (!known[p] && rgba[p * 4 + 3]! > 0) pending[count++] = p;
-  let waiting = new Int32Array(count);
-  const filled = new Int32Array(count);
+  let waiting = borrow(Int32Array, count);
+  const filled = borrow(Int32Array, count);
   for (let round = 0; round < r + 3 && count > 0; round += 1) {
     let nFilled = 0;
     let nWaiting = 0;

@@ -1,6 +1,7 @@
 // Value noise and its fractal sums (fBm), seeded and deterministic. Coarse octaves are worked out
 // on a coarse grid and scaled up (a smooth field sampled four times a cell loses nothing the eye
 // sees); only the fine octaves are evaluated at every pixel.
+import { borrow } from '../arrays';
 
 /** A lattice point's value in [0, 1), from an integer hash of its coordinates and the seed. */
 function lattice(ix: number, iy: number, seed: number): number {
@@ -30,7 +31,7 @@ export function valueNoise(x: number, y: number, seed: number): number {
 
 /** `field` (w × h) scaled up bilinearly to W × H, sample centres aligned. */
 export function upsample(field: Float32Array, w: number, h: number, W: number, H: number): Float32Array {
-  const out = new Float32Array(W * H);
+  const out = borrow(Float32Array, W * H);
   const sx = w / W;
   const sy = h / H;
   for (let Y = 0; Y < H; Y += 1) {

@@ -5,6 +5,7 @@ import { gaussianBlur } from './blur';
 import type { Layer } from './layer';
 import { groundLine, lowestOpaque } from './shadow';
 import type { Canvas } from './raster';
+import { borrow } from '../arrays';
 
 export interface ReflectionOptions {
   /** Opacity right under the sole, 0–1. */
@@ -32,7 +33,7 @@ export function reflect(canvas: Canvas, layer: Layer, options: ReflectionOptions
   // The mirrored shoe, premultiplied and faded, at half size.
   const W = Math.ceil((w + pad * 2) / 2);
   const H = Math.ceil((Math.ceil(lowest) - top + reach + pad) / 2);
-  const planes = [0, 1, 2, 3].map(() => new Float32Array(W * H)) as [Float32Array, Float32Array, Float32Array, Float32Array];
+  const planes = [0, 1, 2, 3].map(() => borrow(Float32Array, W * H)) as [Float32Array, Float32Array, Float32Array, Float32Array];
   for (let x = 0; x < w; x += 2) {
     const ground = line[x]!;
     if (!Number.isFinite(ground)) continue;

@@ -7,6 +7,7 @@ import { coverage, type Layer, type Occlusion } from './layer';
 import { shadowOffset, type Light } from './light';
 import { upsample } from './noise';
 import type { Region } from './raster';
+import { borrow } from '../arrays';
 
 /** The lowest opaque row (alpha ≥ 128) of each column of a layer (−1 for an empty column). */
 export function lowestOpaque({ width: w, height: h, rgba }: Layer): Int32Array {
@@ -151,7 +152,7 @@ export function floorShadow(layer: Layer, options: FloorShadowOptions): Occlusio
     softX[X] = options.ambient * 1.3 * softAcross[X]!;
     start[X] = reachUp - Math.round(ground[X]!) + top;
   }
-  const field = new Float32Array(W * H);
+  const field = borrow(Float32Array, W * H);
   for (let Y = 0; Y < H; Y += 1) {
     for (let X = 0, i = Y * W; X < W; X += 1, i += 1) {
       const k = start[X]! + Y;
@@ -187,7 +188,7 @@ function castShadow(layer: Layer, line: Float32Array, first: number, last: numbe
   const denominator = frame.dy - slope * frame.dx;
   const qw = Math.ceil(frame.W / q);
   const qh = Math.ceil(frame.H / q);
-  const thrown = new Float32Array(qw * qh);
+  const thrown = borrow(Float32Array, qw * qh);
   if (Math.abs(denominator) > 1e-6) {
     for (let j = 0; j < qh; j += 1) {
       const y = j * q + q / 2 + frame.top;

@@ -3,6 +3,7 @@
 // (fringe.ts) and its colour balanced (balance.ts). Each scene then only scales it to its place
 // (Lanczos, in sharp), and turns or mirrors it when asked.
 import { loadSharp } from '../../lib/sharp';
+import { lending } from '../arrays';
 import type { Cutout } from '../segment';
 import { balanceShoe } from './balance';
 import { defringe } from './fringe';
@@ -42,8 +43,10 @@ async function prepare(cutout: Cutout): Promise<Prepared> {
     size = cutout;
   }
   // The photo's background lingers a pixel or two along the outline.
-  defringe(rgba, size.width, size.height, 2);
-  const balanced = balanceShoe(rgba, size.width, size.height, cutout.gains);
+  const balanced = lending(() => {
+    defringe(rgba, size.width, size.height, 2);
+    return balanceShoe(rgba, size.width, size.height, cutout.gains);
+  });
   return { rgba: Buffer.from(balanced.rgba.buffer, balanced.rgba.byteOffset, balanced.rgba.length), width: size.width, height: size.height, deltaE: balanced.deltaE };
 }
 
