@@ -8,7 +8,7 @@
 type Numbers = Uint8Array | Int32Array | Float32Array;
 
 /** Arrays kept for reuse between pieces of work, at most this many bytes in all. */
-const SPARE_BYTES = 40 * 1024 * 1024;
+const SPARE_BYTES = 48 * 1024 * 1024;
 
 const spare = new Map<string, Numbers[]>();
 let spareBytes = 0;
@@ -32,6 +32,23 @@ export function borrow<T extends Numbers>(make: { new (length: number): T; name:
   return array;
 }
 
+/** Takes back, before the lending ends, an array borrowed for a step of it that is done with it. */
+export function giveBack(array: Numbers): void {
+  const at = lent ? lent.indexOf(array) : -1;
+  if (at < 0) return;
+  lent!.splice(at, 1);
+  keep(array);
+}
+
+function keep(array: Numbers) {
+  if (spareBytes + array.byteLength > SPARE_BYTES) return;
+  const key = keyOf(array);
+  const list = spare.get(key) ?? [];
+  list.push(array);
+  spare.set(key, list);
+  spareBytes += array.byteLength;
+}
+
 /**
  * Runs `work` (synchronous) with `borrow` lending, and takes every array it borrowed back when it
  * returns or throws: none of them may outlive it, so what `work` returns is made with `new`.
@@ -44,13 +61,6 @@ export function lending<T>(work: () => T): T {
   } finally {
     const returned = lent;
     lent = outer;
-    for (const array of returned) {
-      if (spareBytes + array.byteLength > SPARE_BYTES) continue;
-      const key = keyOf(array);
-      const list = spare.get(key) ?? [];
-      list.push(array);
-      spare.set(key, list);
-      spareBytes += array.byteLength;
-    }
+    for (const array of returned) keep(array);
   }
 }

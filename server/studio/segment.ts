@@ -20,7 +20,7 @@ import type { Sharp } from 'sharp';
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS } from '../../contract/materials';
 import { oklabToRgb, rgbToOklab, type Rgb } from '../../contract/colour';
-import { borrow, lending } from './arrays';
+import { borrow, giveBack, lending } from './arrays';
 
 /**
  * The longest side the mask is worked out at; the cut-out keeps the photo's full size. At 640 a
@@ -306,6 +306,7 @@ function pieces(mask: Uint8Array, w: number, h: number) {
     }
     sizes.push(size);
   }
+  giveBack(stack);
   return { labels, sizes };
 }
 
@@ -340,6 +341,7 @@ function morph(mask: Uint8Array, w: number, h: number, r: number, grow: boolean)
     if (grow) for (let x = 0; x < w; x += 1) output[base + x] = on[x]! > 0 ? 1 : 0;
     else for (let x = 0; x < w; x += 1) output[base + x] = on[x] === size ? 1 : 0;
   }
+  giveBack(across);
   return output;
 }
 
@@ -441,8 +443,14 @@ function sampleAt(plane: Float32Array, w: number, h: number, x: number, y: numbe
 function flood(labels: Uint8Array, planes: Float32Array[], w: number, h: number) {
   const n = w * h;
   const [L, A, B] = planes as [Float32Array, Float32Array, Float32Array];
-  // A bucket queue per step size (ΔE × 1000, capped); each entry is pixel·2 + (label − 1).
-  const buckets: number[][] = Array.from({ length: 256 }, () => []);
+  // A bucket queue per step size (ΔE × 1000, capped), each bucket a list in arrival order; an
+  // entry is pixel·2 + (label − 1). A pixel is labelled once and offers to its four neighbours,
+  // as does each seed: at most 4n entries.
+  const entries = borrow(Int32Array, 4 * n);
+  const next = borrow(Int32Array, 4 * n);
+  const first = new Int32Array(256).fill(-1);
+  const last = new Int32Array(256).fill(-1);
+  let count = 0;
   const offsets = [-1, 1, -w, w];
   const offer = (i: number, label: number, level: number) => {
     const x = i % w;
@@ -454,7 +462,13 @@ function flood(labels: Uint8Array, planes: Float32Array[], w: number, h: number)
       const da = A[i]! - A[k]!;
       const db = B[i]! - B[k]!;
       const step = Math.min(255, Math.round(Math.sqrt(dl * dl + da * da + db * db) * 1000));
-      buckets[step > level ? step : level]!.push(k * 2 + label - 1);
+      const bucket = step > level ? step : level;
+      entries[count] = k * 2 + label - 1;
+      next[count] = -1;
+      if (last[bucket]! < 0) first[bucket] = count;
+      else next[last[bucket]!] = count;
+      last[bucket] = count;
+      count += 1;
     }
   };
   for (let i = 0; i < n; i += 1) {
@@ -464,15 +478,16 @@ function flood(labels: Uint8Array, planes: Float32Array[], w: number, h: number)
     if ((x > 0 && !labels[i - 1]) || (x < w - 1 && !labels[i + 1]) || (i >= w && !labels[i - w]) || (i < n - w && !labels[i + w])) offer(i, labels[i]!, 0);
   }
   for (let level = 0; level < 256; level += 1) {
-    const bucket = buckets[level]!;
-    for (let head = 0; head < bucket.length; head += 1) {
-      const entry = bucket[head]!;
-      const i = entry >> 1;
+    // What is offered at this level while it is worked through joins its list's end.
+    for (let e = first[level]!; e >= 0; e = next[e]!) {
+      const i = entries[e]! >> 1;
       if (labels[i]) continue;
-      labels[i] = (entry & 1) + 1;
+      labels[i] = (entries[e]! & 1) + 1;
       offer(i, labels[i]!, level);
     }
   }
+  giveBack(entries);
+  giveBack(next);
 }
 
 // ---------------------------------------------------------------------------------------------
