@@ -3,12 +3,14 @@
 // megabyte and a quarter each); a fresh one costs its pages' first touch, about a millisecond on
 // a virtual machine, where zeroing one already touched costs a fiftieth of that. Outside
 // `lending`, `borrow` simply makes a new array, so code that borrows works the same when nobody
-// lends (and nothing it returns is ever taken back under its feet).
+// lends (and nothing it returns is ever taken back under its feet). A buffer that outlives a
+// synchronous piece of work (a picture's frame, until it is encoded) is handed over with `reuse`
+// and given back with `recycle` once nothing reads it.
 
 type Numbers = Uint8Array | Int32Array | Float32Array;
 
 /** Arrays kept for reuse between pieces of work, at most this many bytes in all. */
-const SPARE_BYTES = 48 * 1024 * 1024;
+const SPARE_BYTES = 64 * 1024 * 1024;
 
 const spare = new Map<string, Numbers[]>();
 let spareBytes = 0;
@@ -17,17 +19,20 @@ let lent: Numbers[] | null = null;
 
 const keyOf = (array: Numbers) => `${array.constructor.name}:${array.length}`;
 
-/** A zeroed array of `length` numbers: lent when `lending` is under way, else new. */
-export function borrow<T extends Numbers>(make: { new (length: number): T; name: string }, length: number): T {
-  if (!lent) return new make(length);
+type Make<T> = { new (length: number): T; name: string };
+
+/** A zeroed array of `length` numbers, kept from earlier work when one is, else new; the caller's to keep. */
+export function reuse<T extends Numbers>(make: Make<T>, length: number): T {
   const kept = spare.get(`${make.name}:${length}`)?.pop() as T | undefined;
-  let array: T;
-  if (kept) {
-    spareBytes -= kept.byteLength;
-    array = kept.fill(0) as T;
-  } else {
-    array = new make(length);
-  }
+  if (!kept) return new make(length);
+  spareBytes -= kept.byteLength;
+  return kept.fill(0) as T;
+}
+
+/** A zeroed array of `length` numbers: lent when `lending` is under way, else new. */
+export function borrow<T extends Numbers>(make: Make<T>, length: number): T {
+  if (!lent) return new make(length);
+  const array = reuse(make, length);
   lent.push(array);
   return array;
 }
@@ -37,13 +42,15 @@ export function giveBack(array: Numbers): void {
   const at = lent ? lent.indexOf(array) : -1;
   if (at < 0) return;
   lent!.splice(at, 1);
-  keep(array);
+  recycle(array);
 }
 
-function keep(array: Numbers) {
+/** Keeps an array nothing reads any more for later work (within the bound); it must not be used after this. */
+export function recycle(array: Numbers): void {
   if (spareBytes + array.byteLength > SPARE_BYTES) return;
   const key = keyOf(array);
   const list = spare.get(key) ?? [];
+  if (list.includes(array)) return;
   list.push(array);
   spare.set(key, list);
   spareBytes += array.byteLength;
@@ -61,6 +68,6 @@ export function lending<T>(work: () => T): T {
   } finally {
     const returned = lent;
     lent = outer;
-    for (const array of returned) keep(array);
+    for (const array of returned) recycle(array);
   }
 }

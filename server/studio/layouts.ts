@@ -10,7 +10,7 @@ import type { OverlayOptions } from 'sharp';
 import type { Locale } from '../../contract/locales';
 import type { ProductPreset, ShoeView } from '../../contract/enums';
 import { loadSharp } from '../lib/sharp';
-import { lending } from './arrays';
+import { lending, recycle } from './arrays';
 import type { Cutout } from './segment';
 import { colourName, dominantColours, flatLaySurface, hex, inkOn, mainColour, outfitPalette, rgbToOklab, oklabToRgb, studioTint, type Rgb } from './palette';
 import { studioCopy, viewLabel } from './copy';
@@ -19,7 +19,7 @@ import { encodeJpeg } from './photo/encode';
 import { toCanvas } from './photo/grain';
 import { lay, layCanvas, meanOver, roundedRect, shadeCanvas, type Layer } from './photo/layer';
 import { STUDIO_KEY, TABLE_KEY } from './photo/light';
-import { flatPlate, recycle, sweepPlate } from './photo/plates';
+import { flatPlate, sweepPlate } from './photo/plates';
 import { drawFloorProps, drawTableProps, ellipseDistance, podiumTop, type FloorProp, type TableProp } from './photo/props';
 import type { Canvas, Region, Size } from './photo/raster';
 import { reflect, type ReflectionOptions } from './photo/reflection';
@@ -94,12 +94,12 @@ async function typeset(
   return { input: data, width: info.width, height: info.height };
 }
 
-/** The finished canvas encoded; its pixels are then kept for the next plate. */
+/** The finished canvas encoded; its pixels are then kept for a later frame. */
 async function jpeg(canvas: Canvas, overlays: OverlayOptions[] = []): Promise<Rendered> {
   try {
     return { bytes: await encodeJpeg(canvas, overlays), fileType: 'image/jpeg', width: canvas.width, height: canvas.height };
   } finally {
-    recycle(canvas);
+    recycle(canvas.data);
   }
 }
 

@@ -87,8 +87,8 @@ export const median = (values: ArrayLike<number>) => Float64Array.from(values).s
 /** Indices of the pixels in a band `edge` px wide along the frame's edge, in reading order. */
 export function edgeRing(w: number, h: number, edge = Math.max(2, Math.round(Math.min(w, h) * EDGE_SHARE))): Int32Array {
   const side = Math.min(edge, w);
-  const across = Math.max(0, w - edge - Math.max(edge, 0));
-  const ring = new Int32Array(w * h - Math.max(0, h - 2 * edge) * across);
+  // Every pixel but the inside rectangle's.
+  const ring = new Int32Array(w * h - Math.max(0, h - 2 * edge) * Math.max(0, w - 2 * edge));
   let k = 0;
   for (let y = 0; y < h; y += 1) {
     const base = y * w;
