@@ -521,62 +521,177 @@ export interface Segmentation {
   structure: number;
 }
 
-export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
-  const n = w * h;
-  let planes = oklabPlanes(rgb, n);
-  const ring = edgeRing(w, h);
+// Each stage of the segmentation is a function of its own, called once per photo: V8 optimises
+// a function a loop at a time while it first runs, and one long function, whose later stages
+// have not run yet when its first loops are optimised, was thrown back to the interpreter again
+// and again (each photo ran its stages at a third of their speed about half the time).
 
-  // The grain: each pixel against the mean of its four neighbours along the frame's edge, robustly.
-  // A dim room's grain is smoothed away first, a little more each time, until it is calm.
-  const grainOf = (p: Float32Array[]) =>
-    1.4826 *
-    median(
-      Array.from(ring.filter((_, k) => k % 3 === 0), (i) => {
-        const x = i % w;
-        if (x === 0 || x === w - 1 || i < w || i >= n - w) return 0;
-        let sum = 0;
-        for (const c of p) sum += (c[i]! - (c[i - 1]! + c[i + 1]! + c[i - w]! + c[i + w]!) / 4) ** 2;
-        return Math.sqrt(sum);
-      }),
-    );
-  let noise = grainOf(planes);
+/** The grain: each pixel against the mean of its four neighbours along the frame's edge (every third of them), robustly. */
+function grainOf(planes: Float32Array[], ring: Int32Array, w: number, h: number): number {
+  const n = w * h;
+  const deviations = new Float64Array(Math.ceil(ring.length / 3));
+  for (let k = 0, j = 0; k < ring.length; k += 3, j += 1) {
+    const i = ring[k]!;
+    const x = i % w;
+    if (x === 0 || x === w - 1 || i < w || i >= n - w) continue;
+    let sum = 0;
+    for (const c of planes) sum += (c[i]! - (c[i - 1]! + c[i + 1]! + c[i - w]! + c[i + w]!) / 4) ** 2;
+    deviations[j] = Math.sqrt(sum);
+  }
+  return 1.4826 * median(deviations);
+}
+
+/** The photo's OKLab planes; a dim room's grain smoothed away first, a little more each time, until it is calm. */
+function calmPlanes(rgb: Uint8Array, ring: Int32Array, w: number, h: number) {
+  let planes: Float32Array[] = oklabPlanes(rgb, w * h);
+  let noise = grainOf(planes, ring, w, h);
   let smoothed = 0;
   while (noise > CALM && smoothed < 3) {
     smoothed += 1;
-    planes = planes.map((c) => boxBlur(c, w, h, 1)) as typeof planes;
-    noise = grainOf(planes);
+    planes = planes.map((c) => boxBlur(c, w, h, 1));
+    noise = grainOf(planes, ring, w, h);
   }
-  const [L, A, B] = planes;
+  return { planes, noise, smoothed };
+}
 
-  const distance = borrow(Float32Array, n);
-  // The backdrop through the frame's edge (every third pixel of it each way), what lies far from it (a shoe
-  // or a shadow reaching the edge) left out of the next fit.
-  const samples = ring.filter((i) => (i % w) % 3 === 0 && Math.floor(i / w) % 3 === 0);
+/** Each sample's OKLab distance from the surface. */
+function surfaceDistances(planes: Float32Array[], coefficients: Float64Array[], samples: Int32Array, w: number, h: number): Float64Array {
   const t = new Float64Array(TERMS);
-  const ringDistance = (coefficients: Float64Array[]) =>
-    Float64Array.from(samples, (i) => {
-      const x = i % w;
-      const y = (i - x) / w;
-      let sum = 0;
-      for (let p = 0; p < 3; p += 1) sum += (planes[p]![i]! - surfaceAt(coefficients, p, x, y, w, h, t)) ** 2;
-      return Math.sqrt(sum);
-    });
+  const distances = new Float64Array(samples.length);
+  for (let k = 0; k < samples.length; k += 1) {
+    const i = samples[k]!;
+    const x = i % w;
+    const y = (i - x) / w;
+    let sum = 0;
+    for (let p = 0; p < 3; p += 1) sum += (planes[p]![i]! - surfaceAt(coefficients, p, x, y, w, h, t)) ** 2;
+    distances[k] = Math.sqrt(sum);
+  }
+  return distances;
+}
+
+/**
+ * The backdrop's surface through the frame's edge (every third pixel of it each way), what lies
+ * far from it (a shoe or a shadow reaching the edge) left out of the next fit; and how far the
+ * backdrop strays from it there (grain that comes in blotches, which the pixel-to-pixel measure
+ * misses): the median distance.
+ */
+function edgeSurface(planes: Float32Array[], ring: Int32Array, w: number, h: number) {
+  const samples = ring.filter((i) => (i % w) % 3 === 0 && Math.floor(i / w) % 3 === 0);
   let coefficients = fitSurface(planes, w, h, samples);
   if (!coefficients) throw new NoShoeFound();
   for (let round = 0; round < 2; round += 1) {
-    const far = ringDistance(coefficients);
+    const far = surfaceDistances(planes, coefficients, samples, w, h);
     const limit = Math.max(MATCH_FLOOR, 3 * median(far));
     coefficients = fitSurface(planes, w, h, samples.filter((_, k) => far[k]! <= limit)) ?? coefficients;
   }
-  // How far the backdrop strays from the surface along the frame's edge (grain that comes in
-  // blotches, which the pixel-to-pixel measure misses, included): what "matches the backdrop" allows.
-  noise = Math.max(noise, (1.4826 * median(ringDistance(coefficients))) / 2);
-  const match = Math.max(MATCH_FLOOR, MATCH_DEVIATIONS * noise);
-  const model = [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)] as [Float32Array, Float32Array, Float32Array];
-  const classes = borrow(Uint8Array, n); // 1 surely shoe, 2 surely backdrop, 0 in doubt
-  // The model brought from its grid to every pixel (bilinearly), each pixel's distance from it,
-  // and its class: surely backdrop when near it, surely shoe when it differs in a way a shadow
-  // cannot (another hue against the backdrop darkened alike, lighter, or far darker), else in doubt.
+  return { coefficients, strays: median(surfaceDistances(planes, coefficients, samples, w, h)) };
+}
+
+/** What sorting pixels against the backdrop's model needs, and what it fills in. */
+interface Sorting {
+  planes: Float32Array[];
+  w: number;
+  h: number;
+  noise: number;
+  /** The OKLab distance that matches the backdrop. */
+  match: number;
+  /** The model brought to every pixel (3 planes). */
+  model: Float32Array[];
+  /** Each pixel's distance from the model. */
+  distance: Float32Array;
+  /** 1 surely shoe, 2 surely backdrop, 0 in doubt. */
+  classes: Uint8Array;
+  /** Each column's grid cell to its left and its weight towards the next. */
+  column: Int32Array;
+  columnWeight: Float32Array;
+}
+
+/**
+ * The model brought from its grid to every `step`-th pixel each way (bilinearly), each pixel's
+ * distance from it, and its class: surely backdrop when near it, surely shoe when it differs in a
+ * way a shadow cannot (another hue against the backdrop darkened alike, lighter, or far darker),
+ * else in doubt.
+ */
+function sortPixels(s: Sorting, grid: Float32Array[], step: number): void {
+  const { w, h, noise, match, distance, classes, column, columnWeight } = s;
+  const [L, A, B] = s.planes as [Float32Array, Float32Array, Float32Array];
+  const [ml, ma, mb] = s.model as [Float32Array, Float32Array, Float32Array];
+  const gw = Math.ceil(w / GRID);
+  const gh = Math.ceil(h / GRID);
+  const hueLimit = (HUE_DIFFERENCE + 2 * noise) ** 2;
+  const lighter = LIGHTER + 2 * noise;
+  const [gl, ga, gb] = grid as [Float32Array, Float32Array, Float32Array];
+  for (let y = 0; y < h; y += step) {
+    const fy = Math.min(gh - 1.001, Math.max(0, (y + 0.5) / GRID - 0.5));
+    const r0 = Math.floor(fy) * gw;
+    const ay = fy - Math.floor(fy);
+    for (let x = 0; x < w; x += step) {
+      const i = y * w + x;
+      const c = r0 + column[x]!;
+      const ax = columnWeight[x]!;
+      const w00 = (1 - ax) * (1 - ay);
+      const w01 = ax * (1 - ay);
+      const w10 = (1 - ax) * ay;
+      const w11 = ax * ay;
+      const l0 = gl[c]! * w00 + gl[c + 1]! * w01 + gl[c + gw]! * w10 + gl[c + gw + 1]! * w11;
+      const a0 = ga[c]! * w00 + ga[c + 1]! * w01 + ga[c + gw]! * w10 + ga[c + gw + 1]! * w11;
+      const b0 = gb[c]! * w00 + gb[c + 1]! * w01 + gb[c + gw]! * w10 + gb[c + gw + 1]! * w11;
+      ml[i] = l0;
+      ma[i] = a0;
+      mb[i] = b0;
+      const dl = L[i]! - l0;
+      const dA = A[i]! - a0;
+      const dB = B[i]! - b0;
+      const d = Math.sqrt(dl * dl + dA * dA + dB * dB);
+      distance[i] = d;
+      const ratio = L[i]! / Math.max(1e-3, l0);
+      const ha = A[i]! - a0 * ratio;
+      const hb = B[i]! - b0 * ratio;
+      if (d <= match) classes[i] = 2;
+      else if (ha * ha + hb * hb > hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
+      else classes[i] = 0;
+    }
+  }
+}
+
+/**
+ * The backdrop seen in each grid cell (every other pixel each way that is not surely shoe and
+ * lies within `limit` of the model): how many (`seen`) and their planes summed (`sums`); returns
+ * every eighth pixel of them each way, for the next surface fit.
+ */
+function backdropSeen(s: Sorting, limit: number, seen: Float32Array, sums: Float32Array[]): number[] {
+  const { w, h, classes, distance } = s;
+  const [L, A, B] = s.planes as [Float32Array, Float32Array, Float32Array];
+  const [sl, sa, sb] = sums as [Float32Array, Float32Array, Float32Array];
+  const gw = Math.ceil(w / GRID);
+  const picked: number[] = [];
+  seen.fill(0);
+  for (const sum of sums) sum.fill(0);
+  for (let y = 0; y < h; y += 2) {
+    const row = Math.floor(y / GRID) * gw;
+    const pickRow = y % 8 === 0;
+    for (let x = 0; x < w; x += 2) {
+      const i = y * w + x;
+      if (classes[i] === 1 || distance[i]! > limit) continue;
+      const k = row + Math.floor(x / GRID);
+      seen[k]! += 1;
+      sl[k]! += L[i]!;
+      sa[k]! += A[i]!;
+      sb[k]! += B[i]!;
+      if (pickRow && (x & 7) === 0) picked.push(i);
+    }
+  }
+  return picked;
+}
+
+/**
+ * The backdrop's model and every pixel's class: the surface through the frame's edge first, then
+ * refitted through all that is near the backdrop (with room, at first, for what the last surface
+ * missed), with what the surface misses of it added. The rounds that only refine the surface look
+ * at every other pixel each way; the last, at all.
+ */
+function sortAgainstBackdrop(planes: Float32Array[], coefficients: Float64Array[], noise: number, w: number, h: number) {
+  const n = w * h;
   const gw = Math.ceil(w / GRID);
   const gh = Math.ceil(h / GRID);
   const column = new Int32Array(w);
@@ -586,76 +701,42 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     column[x] = Math.floor(fx);
     columnWeight[x] = fx - Math.floor(fx);
   }
-  const apply = (grid: Float32Array[], step: number) => {
-    const hueLimit = (HUE_DIFFERENCE + 2 * noise) ** 2;
-    const lighter = LIGHTER + 2 * noise;
-    const [gl, ga, gb] = grid as [Float32Array, Float32Array, Float32Array];
-    for (let y = 0; y < h; y += step) {
-      const fy = Math.min(gh - 1.001, Math.max(0, (y + 0.5) / GRID - 0.5));
-      const r0 = Math.floor(fy) * gw;
-      const ay = fy - Math.floor(fy);
-      for (let x = 0; x < w; x += step) {
-        const i = y * w + x;
-        const c = r0 + column[x]!;
-        const ax = columnWeight[x]!;
-        const w00 = (1 - ax) * (1 - ay);
-        const w01 = ax * (1 - ay);
-        const w10 = (1 - ax) * ay;
-        const w11 = ax * ay;
-        const l0 = gl[c]! * w00 + gl[c + 1]! * w01 + gl[c + gw]! * w10 + gl[c + gw + 1]! * w11;
-        const a0 = ga[c]! * w00 + ga[c + 1]! * w01 + ga[c + gw]! * w10 + ga[c + gw + 1]! * w11;
-        const b0 = gb[c]! * w00 + gb[c + 1]! * w01 + gb[c + gw]! * w10 + gb[c + gw + 1]! * w11;
-        model[0][i] = l0;
-        model[1][i] = a0;
-        model[2][i] = b0;
-        const dl = L[i]! - l0;
-        const dA = A[i]! - a0;
-        const dB = B[i]! - b0;
-        const d = Math.sqrt(dl * dl + dA * dA + dB * dB);
-        distance[i] = d;
-        const ratio = L[i]! / Math.max(1e-3, l0);
-        const ha = A[i]! - a0 * ratio;
-        const hb = B[i]! - b0 * ratio;
-        if (d <= match) classes[i] = 2;
-        else if (ha * ha + hb * hb > hueLimit || ratio > lighter || ratio < DARKEST_SHADOW) classes[i] = 1;
-        else classes[i] = 0;
-      }
-    }
+  const s: Sorting = {
+    planes,
+    w,
+    h,
+    noise,
+    match: Math.max(MATCH_FLOOR, MATCH_DEVIATIONS * noise),
+    model: [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)],
+    distance: borrow(Float32Array, n),
+    classes: borrow(Uint8Array, n),
+    column,
+    columnWeight,
   };
-  // The rounds that only refine the surface look at every other pixel each way; the last, at all.
-  apply(backdropGrid(coefficients, null, [], w, h).grid, 2);
-  // Then through all that is near the backdrop (with room, at first, for what the last surface
-  // missed), with what the surface misses of it added.
+  sortPixels(s, backdropGrid(coefficients, null, [], w, h).grid, 2);
   const seen = new Float32Array(gw * gh);
   const sums = [new Float32Array(gw * gh), new Float32Array(gw * gh), new Float32Array(gw * gh)];
   for (const room of [3, 2, 1]) {
-    const limit = room * match;
-    const picked: number[] = [];
-    seen.fill(0);
-    for (const sum of sums) sum.fill(0);
-    for (let y = 0; y < h; y += 2) {
-      const row = Math.floor(y / GRID) * gw;
-      const pickRow = y % 8 === 0;
-      for (let x = 0; x < w; x += 2) {
-        const i = y * w + x;
-        if (classes[i] === 1 || distance[i]! > limit) continue;
-        const k = row + Math.floor(x / GRID);
-        seen[k]! += 1;
-        sums[0]![k]! += L[i]!;
-        sums[1]![k]! += A[i]!;
-        sums[2]![k]! += B[i]!;
-        if (pickRow && (x & 7) === 0) picked.push(i);
-      }
-    }
+    const picked = backdropSeen(s, room * s.match, seen, sums);
     coefficients = fitSurface(planes, w, h, picked) ?? coefficients;
-    apply(backdropGrid(coefficients, seen, sums, w, h, 2).grid, room === 1 ? 1 : 2);
+    sortPixels(s, backdropGrid(coefficients, seen, sums, w, h, 2).grid, room === 1 ? 1 : 2);
   }
-  let evidenceCount = 0;
-  for (let i = 0; i < n; i += 1) if (classes[i] === 1) evidenceCount += 1;
+  return s;
+}
 
-  // Sharp edges: the gradient over one pixel against the gradient over three (over more when the
-  // grain was smoothed, which softened every edge alike).
-  const sharp = borrow(Uint8Array, n);
+/** How many pixels of `values` equal `value`. */
+function countOf(values: Uint8Array, value: number): number {
+  let count = 0;
+  for (let i = 0; i < values.length; i += 1) if (values[i] === value) count += 1;
+  return count;
+}
+
+/**
+ * Sharp edges: the gradient over one pixel against the gradient over three (over more when the
+ * grain was smoothed, which softened every edge alike).
+ */
+function sharpEdges(planes: Float32Array[], noise: number, smoothed: number, w: number, h: number): Uint8Array {
+  const sharp = borrow(Uint8Array, w * h);
   const steep = Math.max(SHARP_STEP, 4 * noise) ** 2;
   const d1 = 1 + smoothed;
   const d3 = 3 * d1;
@@ -680,36 +761,46 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       if (near >= SHARPNESS * SHARPNESS * far) sharp[i] = 1;
     }
   }
-  // In a grainy shot, short specks of "edge" are grain. The rest is widened by a pixel so that
-  // what it encloses is closed to a 4-connected region.
+  return sharp;
+}
+
+/**
+ * The fences between regions: the sharp edges widened by a pixel, so that what they enclose is
+ * closed to a 4-connected region. In a grainy shot, short specks of "edge" are grain and go first.
+ */
+function fences(sharp: Uint8Array, smoothed: number, w: number, h: number): Uint8Array {
   if (smoothed) {
     const lines = pieces(sharp, w, h);
-    for (let i = 0; i < n; i += 1) if (sharp[i] && lines.sizes[lines.labels[i]!]! < MIN_EDGE) sharp[i] = 0;
+    for (let i = 0; i < sharp.length; i += 1) if (sharp[i] && lines.sizes[lines.labels[i]!]! < MIN_EDGE) sharp[i] = 0;
   }
-  const fence = morph(sharp, w, h, 1, true);
+  return morph(sharp, w, h, 1, true);
+}
 
-  // Regions in doubt cut apart by the fences; each a shadow if it meets the backdrop softly along
-  // enough of its border, else the shoe's own.
-  // Fences leave gaps: regions are found with the doubtful pixels shrunk by one, so a passage
-  // under three pixels wide does not join a sole to the shadow under it, then grown back.
+/**
+ * The first labels (1 shoe, 2 backdrop, 0 a fence): regions in doubt cut apart by the fences, each
+ * a shadow if it meets the backdrop softly along enough of its border, else the shoe's own.
+ * Fences leave gaps: regions are found with the doubtful pixels shrunk by one, so a passage
+ * under three pixels wide does not join a sole to the shadow under it, then grown back.
+ */
+function doubtSettled(classes: Uint8Array, fence: Uint8Array, w: number, h: number): Uint8Array {
+  const n = w * h;
   const doubt = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) doubt[i] = classes[i] === 0 && !fence[i] ? 1 : 0;
   const regions = pieces(morph(doubt, w, h, 1, false), w, h);
-  {
-    const queue = borrow(Int32Array, n);
-    let tail = 0;
-    for (let i = 0; i < n; i += 1) if (regions.labels[i]) queue[tail++] = i;
-    for (let head = 0; head < tail; head += 1) {
-      const i = queue[head]!;
-      const x = i % w;
-      for (let d = 0; d < 4; d += 1) {
-        const k = neighbour(i, x, w, d);
-        if (k < 0 || k >= n || !doubt[k] || regions.labels[k]) continue;
-        regions.labels[k] = regions.labels[i]!;
-        queue[tail++] = k;
-      }
+  const queue = borrow(Int32Array, n);
+  let tail = 0;
+  for (let i = 0; i < n; i += 1) if (regions.labels[i]) queue[tail++] = i;
+  for (let head = 0; head < tail; head += 1) {
+    const i = queue[head]!;
+    const x = i % w;
+    for (let d = 0; d < 4; d += 1) {
+      const k = neighbour(i, x, w, d);
+      if (k < 0 || k >= n || !doubt[k] || regions.labels[k]) continue;
+      regions.labels[k] = regions.labels[i]!;
+      queue[tail++] = k;
     }
   }
+  giveBack(queue);
   const soft = new Uint32Array(regions.sizes.length);
   const border = new Uint32Array(regions.sizes.length);
   for (let i = 0; i < n; i += 1) {
@@ -740,8 +831,20 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       labels[i] = soft[label]! > SHADOW_CONTACT * border[label]! ? 2 : 1;
     }
   }
-  // Backdrop fenced off from the frame's backdrop: sharp edges leave gaps, so a passage narrower
-  // than five pixels does not join a stretch to it (shrunk by two, grown back by two).
+  return labels;
+}
+
+/**
+ * Backdrop fenced off from the frame's backdrop (sharp edges leave gaps, so a passage narrower
+ * than five pixels does not join a stretch to it: shrunk by two, grown back by two). Such a
+ * stretch is the room seen through the shoe (a lace loop, a pull loop, between straps) when the
+ * shoe round it is a thin rim with the room again beyond; else it is the shoe's own surface
+ * matching the backdrop (a white sole's lit band on a white sheet), and becomes shoe. (When the
+ * frame's backdrop is itself cut to pieces, by grain or a busy background, nothing is fenced off
+ * from it.)
+ */
+function enclosedBackdrop(labels: Uint8Array, ring: Int32Array, w: number, h: number): void {
+  const n = w * h;
   const backdrop = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) backdrop[i] = labels[i] === 2 ? 1 : 0;
   const narrow = pieces(morph(backdrop, w, h, 2, false), w, h);
@@ -751,11 +854,6 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
   const main = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) main[i] = framed[narrow.labels[i]!]!;
   const reached = morph(main, w, h, 2, true);
-  // Such a stretch is the room seen through the shoe (a lace loop, a pull loop, between straps)
-  // when the shoe round it is a thin rim with the room again beyond; else it is the shoe's own
-  // surface matching the backdrop (a white sole's lit band on a white sheet).
-  // (When the frame's backdrop is itself cut to pieces, by grain or a busy background, nothing is
-  // fenced off from it.)
   let fenced = 0;
   let all = 0;
   for (let i = 0; i < n; i += 1) {
@@ -802,48 +900,56 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
     const label = stretches.labels[i]!;
     if (label && !loopLike[label]) labels[i] = 1;
   }
-  // The frame's outermost pixels are backdrop wherever they are not surely shoe.
-  for (const i of ring) if (!labels[i] && (i % w === 0 || i % w === w - 1 || i < w || i >= n - w)) labels[i] = 2;
-  flood(labels, planes, w, h);
+}
 
-  // Keep the shoe's pieces; specks go. Enclosed backdrop smaller than a hole can be is filled.
-  let mask = borrow(Uint8Array, n);
-  for (let i = 0; i < n; i += 1) mask[i] = labels[i] === 1 ? 1 : 0;
-  const found = pieces(mask, w, h);
+/** The shoe's pieces kept, specks dropped; enclosed backdrop smaller than a hole can be is filled. */
+function keptShoe(labels: Uint8Array, ring: Int32Array, w: number, h: number): Uint8Array {
+  const n = w * h;
+  const shoe = borrow(Uint8Array, n);
+  for (let i = 0; i < n; i += 1) shoe[i] = labels[i] === 1 ? 1 : 0;
+  const found = pieces(shoe, w, h);
   const largest = Math.max(0, ...found.sizes.slice(1));
-  for (let i = 0; i < n; i += 1) mask[i] = found.labels[i] && found.sizes[found.labels[i]!]! >= largest * MIN_PIECE ? 1 : 0;
+  for (let i = 0; i < n; i += 1) shoe[i] = found.labels[i] && found.sizes[found.labels[i]!]! >= largest * MIN_PIECE ? 1 : 0;
   const inverse = borrow(Uint8Array, n);
-  for (let i = 0; i < n; i += 1) inverse[i] = mask[i] ? 0 : 1;
+  for (let i = 0; i < n; i += 1) inverse[i] = shoe[i] ? 0 : 1;
   const gaps = pieces(inverse, w, h);
   const outside = new Uint8Array(gaps.sizes.length);
   for (const i of ring) outside[gaps.labels[i]!] = 1;
-  mask = borrow(Uint8Array, n);
+  const mask = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) {
     const label = gaps.labels[i]!;
     mask[i] = inverse[i] && (outside[label] || gaps.sizes[label]! >= MIN_HOLE) ? 0 : 1;
   }
+  return mask;
+}
 
-  // The colours either side of the outline: the shoe's from its own pixels nearby, the backdrop's
-  // from backdrop pixels beside it (so a shadow beside the shoe is what is taken out of its edge),
-  // each a mean over a window, pixels on the outline itself left out.
-  const edge = chessboard(mask, w, h);
+/**
+ * The colours either side of the outline: the shoe's from its own pixels nearby, the backdrop's
+ * from backdrop pixels beside it (so a shadow beside the shoe is what is taken out of its edge),
+ * each a mean over a window, pixels on the outline itself left out; where no backdrop pixel is
+ * near, the backdrop's model.
+ */
+function edgeColours(rgb: Uint8Array, mask: Uint8Array, edge: Uint8Array, model: Float32Array[], w: number, h: number) {
+  const n = w * h;
   const band = borrow(Uint8Array, n);
   for (let i = 0; i < n; i += 1) band[i] = edge[i]! <= BAND ? 1 : 0;
   const shoeColour = [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)];
   const backColour = [borrow(Float32Array, n), borrow(Float32Array, n), borrow(Float32Array, n)];
   const r = BAND;
+  const f = [0, 0, 0, 0];
+  const b = [0, 0, 0, 0];
   for (let y = 0; y < h; y += 1) {
     for (let x = 0; x < w; x += 1) {
       const i = y * w + x;
       if (!band[i]) continue;
-      const f = [0, 0, 0, 0];
-      const b = [0, 0, 0, 0];
+      f.fill(0);
+      b.fill(0);
       for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy += 1) {
         for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx += 1) {
           const k = yy * w + xx;
           // Off the outline (more than a pixel from the other side): the shoe's or the backdrop's.
-          const sum = edge[k]! > 1 ? (mask[k] ? f : b) : null;
-          if (!sum) continue;
+          if (edge[k]! <= 1) continue;
+          const sum = mask[k] ? f : b;
           sum[0]! += rgb[k * 3]!;
           sum[1]! += rgb[k * 3 + 1]!;
           sum[2]! += rgb[k * 3 + 2]!;
@@ -857,8 +963,11 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       }
     }
   }
+  return { band, shoeColour, backColour };
+}
 
-  // How clearly the outline is seen: across each outline pixel, the shoe's colour against the backdrop's.
+/** How clearly the outline is seen: the share of its pixels across which the shoe's colour and the backdrop's differ visibly. */
+function visibleOutline(mask: Uint8Array, shoeColour: Float32Array[], backColour: Float32Array[], w: number, h: number): number {
   let outline = 0;
   let visible = 0;
   for (let y = 1; y < h - 1; y += 1) {
@@ -871,12 +980,40 @@ export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
       if (Math.hypot(inside[0] - beside[0], inside[1] - beside[1], inside[2] - beside[2]) >= VISIBLE_EDGE) visible += 1;
     }
   }
+  return outline ? visible / outline : 0;
+}
 
+export function segment(rgb: Uint8Array, w: number, h: number): Segmentation {
+  const n = w * h;
+  const ring = edgeRing(w, h);
+  const { planes, noise: grain, smoothed } = calmPlanes(rgb, ring, w, h);
+  const { coefficients, strays } = edgeSurface(planes, ring, w, h);
+  // What "matches the backdrop" allows: the grain, or how far the backdrop strays along the edge.
+  const noise = Math.max(grain, (1.4826 * strays) / 2);
+  const { model, classes } = sortAgainstBackdrop(planes, coefficients, noise, w, h);
+  const sharp = sharpEdges(planes, noise, smoothed, w, h);
+  const labels = doubtSettled(classes, fences(sharp, smoothed, w, h), w, h);
+  enclosedBackdrop(labels, ring, w, h);
+  // The frame's outermost pixels are backdrop wherever they are not surely shoe; what is left
+  // (the fences) goes to the side it joins with the smallest step in colour.
+  for (const i of ring) if (!labels[i] && (i % w === 0 || i % w === w - 1 || i < w || i >= n - w)) labels[i] = 2;
+  flood(labels, planes, w, h);
+  const mask = keptShoe(labels, ring, w, h);
+  const edge = chessboard(mask, w, h);
+  const { band, shoeColour, backColour } = edgeColours(rgb, mask, edge, model, w, h);
   const lab = (x: number, y: number) => [0, 1, 2].map((p) => sampleAt(model[p]!, w, h, x, y)) as [number, number, number];
   const background: BackgroundModel = { lab, rgb: (x, y) => oklabToRgb(lab(x, y)), noise };
-  let edgeCount = 0;
-  for (let i = 0; i < n; i += 1) edgeCount += sharp[i]!;
-  return { mask, edge, background, band, shoeColour, backColour, visibleOutline: outline ? visible / outline : 0, evidence: evidenceCount / n, structure: edgeCount / n };
+  return {
+    mask,
+    edge,
+    background,
+    band,
+    shoeColour,
+    backColour,
+    visibleOutline: visibleOutline(mask, shoeColour, backColour, w, h),
+    evidence: countOf(classes, 1) / n,
+    structure: countOf(sharp, 1) / n,
+  };
 }
 
 /** A copy of the photo `side` px across at most (sharp's resize averages the grain away). */
