@@ -12,7 +12,10 @@ type Numbers = Uint8Array | Int32Array | Float32Array;
 /** Arrays kept for reuse between pieces of work, at most this many bytes in all. */
 const SPARE_BYTES = 64 * 1024 * 1024;
 
+/** The arrays kept, by type and length. */
 const spare = new Map<string, Numbers[]>();
+/** The same arrays in the order they were kept: when room is needed, the longest kept go first. */
+const keptOrder: Numbers[] = [];
 let spareBytes = 0;
 /** The arrays lent to the piece of work under way, or null when none is. */
 let lent: Numbers[] | null = null;
@@ -21,12 +24,24 @@ const keyOf = (array: Numbers) => `${array.constructor.name}:${array.length}`;
 
 type Make<T> = { new (length: number): T; name: string };
 
-/** A zeroed array of `length` numbers, kept from earlier work when one is, else new; the caller's to keep. */
-export function reuse<T extends Numbers>(make: Make<T>, length: number): T {
-  const kept = spare.get(`${make.name}:${length}`)?.pop() as T | undefined;
+/** Takes an array out of the kept ones. */
+function unkeep(array: Numbers, list: Numbers[]): void {
+  list.splice(list.lastIndexOf(array), 1);
+  keptOrder.splice(keptOrder.indexOf(array), 1);
+  spareBytes -= array.byteLength;
+}
+
+/**
+ * An array of `length` numbers, kept from earlier work when one is, else new; the caller's to
+ * keep. Zeroed, unless `blank` is false: then its numbers are left over from earlier work and the
+ * caller writes every one of them.
+ */
+export function reuse<T extends Numbers>(make: Make<T>, length: number, { blank = true } = {}): T {
+  const list = spare.get(`${make.name}:${length}`);
+  const kept = list?.at(-1) as T | undefined;
   if (!kept) return new make(length);
-  spareBytes -= kept.byteLength;
-  return kept.fill(0) as T;
+  unkeep(kept, list!);
+  return blank ? (kept.fill(0) as T) : kept;
 }
 
 /** A zeroed array of `length` numbers: lent when `lending` is under way, else new. */
@@ -45,14 +60,23 @@ export function giveBack(array: Numbers): void {
   recycle(array);
 }
 
-/** Keeps an array nothing reads any more for later work (within the bound); it must not be used after this. */
+/**
+ * Keeps an array nothing reads any more for later work; it must not be used after this. Within
+ * the bound, the arrays kept longest make room for it (one of a size no later work asks for is
+ * not kept for ever at the expense of a frame that is asked for every picture).
+ */
 export function recycle(array: Numbers): void {
-  if (spareBytes + array.byteLength > SPARE_BYTES) return;
+  if (array.byteLength > SPARE_BYTES) return;
   const key = keyOf(array);
   const list = spare.get(key) ?? [];
   if (list.includes(array)) return;
+  while (spareBytes + array.byteLength > SPARE_BYTES) {
+    const oldest = keptOrder[0]!;
+    unkeep(oldest, spare.get(keyOf(oldest))!);
+  }
   list.push(array);
   spare.set(key, list);
+  keptOrder.push(array);
   spareBytes += array.byteLength;
 }
 

@@ -1131,6 +1131,53 @@ function refine(photo: Buffer, width: number, height: number, found: Segmentatio
   return { region, alpha, colour, unmixed };
 }
 
+/**
+ * What the cut-out keeps of the refined region: the mask at full size (alpha at least half), the
+ * box of every pixel that shows, and that box's pixels (unmixed where they were, else the photo's)
+ * with the gains applied.
+ */
+function keptCutout(photo: Buffer, width: number, height: number, refined: ReturnType<typeof refine>, gains: [number, number, number]): Cutout {
+  const { region, alpha, colour, unmixed } = refined;
+  // One kind of array for both sources, so that reading either is the same code.
+  const pixels = new Uint8Array(photo.buffer, photo.byteOffset, photo.length);
+  const full = new Uint8Array(width * height);
+  let left = width;
+  let right = -1;
+  let top = height;
+  let bottom = -1;
+  for (let y = 0; y < region.height; y += 1) {
+    for (let x = 0; x < region.width; x += 1) {
+      const a = alpha[y * region.width + x]!;
+      if (!a) continue;
+      const fx = x + region.left;
+      const fy = y + region.top;
+      if (a >= 128) full[fy * width + fx] = 255;
+      if (fx < left) left = fx;
+      if (fx > right) right = fx;
+      if (fy < top) top = fy;
+      if (fy > bottom) bottom = fy;
+    }
+  }
+  if (right < 0) throw new NoShoeFound();
+  const box = { left, top, width: right - left + 1, height: bottom - top + 1 };
+  const rgba = new Uint8Array(box.width * box.height * 4);
+  for (let y = 0; y < box.height; y += 1) {
+    for (let x = 0; x < box.width; x += 1) {
+      const r = (y + top - region.top) * region.width + x + left - region.left;
+      const a = alpha[r]!;
+      if (!a) continue;
+      const source = unmixed[r] ? colour : pixels;
+      const k = unmixed[r] ? r * 3 : ((y + top) * width + x + left) * 3;
+      const o = (y * box.width + x) * 4;
+      rgba[o] = Math.min(255, source[k]! * gains[0] + 0.5);
+      rgba[o + 1] = Math.min(255, source[k + 1]! * gains[1] + 0.5);
+      rgba[o + 2] = Math.min(255, source[k + 2]! * gains[2] + 0.5);
+      rgba[o + 3] = a;
+    }
+  }
+  return { rgba, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
+}
+
 export async function cutOut(bytes: Buffer): Promise<Cutout> {
   const sharp = await loadSharp();
   const oriented = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -1146,42 +1193,6 @@ export async function cutOut(bytes: Buffer): Promise<Cutout> {
     const centre = found.background.rgb(w / 2, h / 2);
     const gains = centre.map((v) => Math.min(1.6, Math.max(0.85, TARGET_WHITE / Math.max(1, v)))) as [number, number, number];
 
-    const { region, alpha, colour, unmixed } = refine(photo, width, height, found, w, h);
-    const full = new Uint8Array(width * height);
-    let left = width;
-    let right = -1;
-    let top = height;
-    let bottom = -1;
-    for (let y = 0; y < region.height; y += 1) {
-      for (let x = 0; x < region.width; x += 1) {
-        const a = alpha[y * region.width + x]!;
-        if (!a) continue;
-        const fx = x + region.left;
-        const fy = y + region.top;
-        if (a >= 128) full[fy * width + fx] = 255;
-        if (fx < left) left = fx;
-        if (fx > right) right = fx;
-        if (fy < top) top = fy;
-        if (fy > bottom) bottom = fy;
-      }
-    }
-    if (right < 0) throw new NoShoeFound();
-    const box = { left, top, width: right - left + 1, height: bottom - top + 1 };
-    const rgba = new Uint8Array(box.width * box.height * 4);
-    for (let y = 0; y < box.height; y += 1) {
-      for (let x = 0; x < box.width; x += 1) {
-        const r = (y + top - region.top) * region.width + x + left - region.left;
-        const a = alpha[r]!;
-        if (!a) continue;
-        const source = unmixed[r] ? colour : photo;
-        const k = unmixed[r] ? r * 3 : ((y + top) * width + x + left) * 3;
-        const o = (y * box.width + x) * 4;
-        rgba[o] = Math.min(255, source[k]! * gains[0] + 0.5);
-        rgba[o + 1] = Math.min(255, source[k + 1]! * gains[1] + 0.5);
-        rgba[o + 2] = Math.min(255, source[k + 2]! * gains[2] + 0.5);
-        rgba[o + 3] = a;
-      }
-    }
-    return { rgba, width: box.width, height: box.height, box, source: { width, height }, mask: full, gains };
+    return keptCutout(photo, width, height, refine(photo, width, height, found, w, h), gains);
   });
 }

@@ -15,14 +15,14 @@ const PLATES = lru<Canvas>(12);
 export function sweepPlate(size: Size, options: SweepOptions, grain: GrainOptions = DEFAULT_GRAIN): Canvas {
   const key = JSON.stringify([size.width, size.height, options, grain]);
   const plate = PLATES.get(key, () => rowsToCanvas(size, sweepRows(size, options), grain));
-  const data = reuse(Uint8Array, plate.data.length);
+  const data = reuse(Uint8Array, plate.data.length, { blank: false });
   data.set(plate.data);
   return { width: plate.width, height: plate.height, data };
 }
 
 /** A plate of one flat colour, without grain (a marketplace's pure white). */
 export function flatPlate(size: Size, rgb: readonly [number, number, number]): Canvas {
-  const data = reuse(Uint8Array, size.width * size.height * 3);
+  const data = reuse(Uint8Array, size.width * size.height * 3, { blank: false });
   if (rgb[0] === rgb[1] && rgb[1] === rgb[2]) return { width: size.width, height: size.height, data: data.fill(rgb[0]) };
   for (let i = 0; i < data.length; i += 3) {
     data[i] = rgb[0];
