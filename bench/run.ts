@@ -6,7 +6,7 @@
 //   - one password hash ≤ 50 ms; sign-in p99 ≤ 300 ms with 20 concurrent clients on loopback
 //   - a 4000×3000 JPEG compressed in the worker: median ≤ 500 ms (and its ratio to the floor)
 //   - six queued photos over 10 Mbit/s: all uploaded within 1.2 × bytes ÷ rate of reconnecting
-//   - studio PRODUCT ≤ 400 ms median per view (cut-out + shot, each look, in a process of its own) on the phone-photo
+//   - studio PRODUCT ≤ 400 ms median per view (cut-out + shot, each look, built as the worker is, in a process of its own) on the phone-photo
 //     fixtures, with the cut-out's IoU against their ground truth; a six-view PRODUCT task ≤ 10 s
 //     from submit to completed; a CREATIVE_VIDEO ≤ 8 s (every scene); POST /content/generate p99 ≤ 100 ms at 20 clients
 //   - GET /content/tasks and /content/assets p99 ≤ 50 ms at 50 clients (1,000 tasks, 5,000
@@ -207,7 +207,7 @@ try {
   }
 
   if (runs('studio')) {
-    console.log('Timing the studio engine (in a process of its own)…');
+    console.log('Timing the studio engine (built as the worker is, in a process of its own)…');
     const { timings: studio, accuracy } = await studioFigures();
     for (const [preset, times] of Object.entries(studio.productPerView)) {
       rows.push({
