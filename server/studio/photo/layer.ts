@@ -28,24 +28,22 @@ export function coverage(layer: Pick<Layer, 'rgba' | 'width' | 'height'>): Float
 /** Lays the layer on the canvas (straight alpha "over", in sRGB as photographs are composited). */
 export function lay(canvas: Canvas, layer: Layer, opacity = 1): void {
   const { rgba, width, height, left, top } = layer;
-  for (let y = 0; y < height; y += 1) {
-    const cy = top + y;
-    if (cy < 0 || cy >= canvas.height) continue;
-    for (let x = 0; x < width; x += 1) {
-      const cx = left + x;
-      if (cx < 0 || cx >= canvas.width) continue;
-      const s = (y * width + x) * 4;
+  const pixels = canvas.data;
+  // The layer's columns that fall on the canvas.
+  const x0 = Math.max(0, -left);
+  const x1 = Math.min(width, canvas.width - left);
+  for (let y = Math.max(0, -top); y < Math.min(height, canvas.height - top); y += 1) {
+    for (let x = x0, s = (y * width + x0) * 4, d = ((top + y) * canvas.width + left + x0) * 3; x < x1; x += 1, s += 4, d += 3) {
       const alpha = rgba[s + 3]!;
       if (alpha === 0) continue;
-      const d = (cy * canvas.width + cx) * 3;
       if (alpha === 255 && opacity === 1) {
-        canvas.data[d] = rgba[s]!;
-        canvas.data[d + 1] = rgba[s + 1]!;
-        canvas.data[d + 2] = rgba[s + 2]!;
+        pixels[d] = rgba[s]!;
+        pixels[d + 1] = rgba[s + 1]!;
+        pixels[d + 2] = rgba[s + 2]!;
         continue;
       }
       const a = (alpha / 255) * opacity;
-      for (let c = 0; c < 3; c += 1) canvas.data[d + c] = Math.round(canvas.data[d + c]! + (rgba[s + c]! - canvas.data[d + c]!) * a);
+      for (let c = 0; c < 3; c += 1) pixels[d + c] = Math.round(pixels[d + c]! + (rgba[s + c]! - pixels[d + c]!) * a);
     }
   }
 }
@@ -61,20 +59,25 @@ export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { flo
   const { region, data } = occlusion;
   const { floor = 1 / 1024, under, clip } = options;
   const dither = ditherTile();
-  for (let y = 0; y < region.height; y += 1) {
+  const pixels = canvas.data;
+  const cover = under?.rgba;
+  const [uLeft, uTop, uWidth, uHeight] = under ? [under.left, under.top, under.width, under.height] : [0, 0, 0, 0];
+  // The region's columns that fall on the canvas.
+  const x0 = Math.max(0, -region.left);
+  const x1 = Math.min(region.width, canvas.width - region.left);
+  for (let y = Math.max(0, -region.top); y < Math.min(region.height, canvas.height - region.top); y += 1) {
     const cy = region.top + y;
-    if (cy < 0 || cy >= canvas.height) continue;
     const row = (cy % TILE) * TILE;
-    for (let x = 0; x < region.width; x += 1) {
-      const cx = region.left + x;
-      if (cx < 0 || cx >= canvas.width) continue;
+    const uy = cy - uTop;
+    const underRow = cover && uy >= 0 && uy < uHeight ? uy * uWidth : -1;
+    for (let x = x0; x < x1; x += 1) {
       let o = data[y * region.width + x]!;
       if (o <= floor) continue;
+      const cx = region.left + x;
       // What the shoe laid on next will hide entirely need not be shaded.
-      if (under) {
-        const ux = cx - under.left;
-        const uy = cy - under.top;
-        if (ux >= 0 && uy >= 0 && ux < under.width && uy < under.height && under.rgba[(uy * under.width + ux) * 4 + 3] === 255) continue;
+      if (underRow >= 0) {
+        const ux = cx - uLeft;
+        if (ux >= 0 && ux < uWidth && cover![(underRow + ux) * 4 + 3] === 255) continue;
       }
       if (clip) {
         o = Math.fround(o * clip(cx + 0.5, cy + 0.5));
@@ -83,10 +86,19 @@ export function shadeCanvas(canvas: Canvas, occlusion: Occlusion, options: { flo
       const keep = o >= 1 ? 0 : 1 - o;
       const d = (cy * canvas.width + cx) * 3;
       const t = (row + (cx % TILE)) * 3;
-      for (let c = 0; c < 3; c += 1) {
-        const v = LINEAR_TO_SRGB[(SRGB_TO_LINEAR[canvas.data[d + c]!]! * keep * ENCODE_STEPS + 0.5) | 0]! + dither[t + c]!;
-        canvas.data[d + c] = v <= 0 ? 0 : v >= 255 ? 255 : (v + 0.5) | 0;
-      }
+      const r = pixels[d]!;
+      const g = pixels[d + 1]!;
+      const b = pixels[d + 2]!;
+      // A grey (a white backdrop) is darkened once for its three channels.
+      const lr = LINEAR_TO_SRGB[(SRGB_TO_LINEAR[r]! * keep * ENCODE_STEPS + 0.5) | 0]!;
+      const lg = g === r ? lr : LINEAR_TO_SRGB[(SRGB_TO_LINEAR[g]! * keep * ENCODE_STEPS + 0.5) | 0]!;
+      const lb = b === r ? lr : b === g ? lg : LINEAR_TO_SRGB[(SRGB_TO_LINEAR[b]! * keep * ENCODE_STEPS + 0.5) | 0]!;
+      const vr = lr + dither[t]!;
+      const vg = lg + dither[t + 1]!;
+      const vb = lb + dither[t + 2]!;
+      pixels[d] = vr <= 0 ? 0 : vr >= 255 ? 255 : (vr + 0.5) | 0;
+      pixels[d + 1] = vg <= 0 ? 0 : vg >= 255 ? 255 : (vg + 0.5) | 0;
+      pixels[d + 2] = vb <= 0 ? 0 : vb >= 255 ? 255 : (vb + 0.5) | 0;
     }
   }
 }
