@@ -521,10 +521,10 @@ export interface Segmentation {
   structure: number;
 }
 
-// Each stage of the segmentation is a function of its own, called once per photo: V8 optimises
-// a function a loop at a time while it first runs, and one long function, whose later stages
-// have not run yet when its first loops are optimised, was thrown back to the interpreter again
-// and again (each photo ran its stages at a third of their speed about half the time).
+// Each stage of the segmentation is a function of its own, called once per photo. V8 optimises a
+// function a loop at a time while it runs; in one long function the later stages have no type
+// feedback when the first loops are optimised, so it falls back to the interpreter again and
+// again, and about half the photos ran at a third of the speed.
 
 /** The grain: each pixel against the mean of its four neighbours along the frame's edge (every third of them), robustly. */
 function grainOf(planes: Float32Array[], ring: Int32Array, w: number, h: number): number {
