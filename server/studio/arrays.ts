@@ -12,35 +12,24 @@ type Numbers = Uint8Array | Int32Array | Float32Array;
 /** Arrays kept for reuse between pieces of work, at most this many bytes in all. */
 const SPARE_BYTES = 64 * 1024 * 1024;
 
-/** The arrays kept, by type and length. */
-const spare = new Map<string, Numbers[]>();
-/** The same arrays in the order they were kept: when room is needed, the longest kept go first. */
-const keptOrder: Numbers[] = [];
+/** The arrays kept, in the order they were kept: when room is needed, the longest kept go first. */
+const spare: Numbers[] = [];
 let spareBytes = 0;
 /** The arrays lent to the piece of work under way, or null when none is. */
 let lent: Numbers[] | null = null;
 
-const keyOf = (array: Numbers) => `${array.constructor.name}:${array.length}`;
-
-type Make<T> = { new (length: number): T; name: string };
-
-/** Takes an array out of the kept ones. */
-function unkeep(array: Numbers, list: Numbers[]): void {
-  list.splice(list.lastIndexOf(array), 1);
-  keptOrder.splice(keptOrder.indexOf(array), 1);
-  spareBytes -= array.byteLength;
-}
+type Make<T> = new (length: number) => T;
 
 /**
- * An array of `length` numbers, kept from earlier work when one is, else new; the caller's to
- * keep. Zeroed, unless `blank` is false: then its numbers are left over from earlier work and the
- * caller writes every one of them.
+ * An array of `length` numbers, kept from earlier work when one is (the last kept of its kind),
+ * else new; the caller's to keep. Zeroed, unless `blank` is false: then its numbers are left over
+ * from earlier work and the caller writes every one of them.
  */
 export function reuse<T extends Numbers>(make: Make<T>, length: number, { blank = true } = {}): T {
-  const list = spare.get(`${make.name}:${length}`);
-  const kept = list?.at(-1) as T | undefined;
-  if (!kept) return new make(length);
-  unkeep(kept, list!);
+  const at = spare.findLastIndex((array) => array.length === length && array.constructor === make);
+  if (at < 0) return new make(length);
+  const [kept] = spare.splice(at, 1) as [T];
+  spareBytes -= kept.byteLength;
   return blank ? (kept.fill(0) as T) : kept;
 }
 
@@ -66,17 +55,9 @@ export function giveBack(array: Numbers): void {
  * not kept for ever at the expense of a frame that is asked for every picture).
  */
 export function recycle(array: Numbers): void {
-  if (array.byteLength > SPARE_BYTES) return;
-  const key = keyOf(array);
-  const list = spare.get(key) ?? [];
-  if (list.includes(array)) return;
-  while (spareBytes + array.byteLength > SPARE_BYTES) {
-    const oldest = keptOrder[0]!;
-    unkeep(oldest, spare.get(keyOf(oldest))!);
-  }
-  list.push(array);
-  spare.set(key, list);
-  keptOrder.push(array);
+  if (array.byteLength > SPARE_BYTES || spare.includes(array)) return;
+  while (spareBytes + array.byteLength > SPARE_BYTES) spareBytes -= spare.shift()!.byteLength;
+  spare.push(array);
   spareBytes += array.byteLength;
 }
 
