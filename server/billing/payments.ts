@@ -26,6 +26,7 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   type ProviderName,
+  type Providers,
   type RemoteState,
 } from './provider';
 
@@ -44,8 +45,8 @@ export interface PaymentsOptions {
   ledger: Ledger;
   log: FastifyBaseLogger;
   prices: PriceList;
-  /** The provider behind each of the page's provider names. */
-  providers: Record<ClientProvider, PaymentProvider>;
+  /** The provider behind each of the page's provider names; an absent one sells nothing. */
+  providers: Providers;
   publicUrl: string;
   /** A seller's tokens changed: tell their open pages. */
   walletChanged(userId: string): void;
@@ -55,7 +56,7 @@ export interface PaymentsOptions {
 export type Payments = ReturnType<typeof createPayments>;
 
 /** Where a payment's provider is found by its stored name. */
-function providerNamed(providers: Record<ClientProvider, PaymentProvider>, name: string): PaymentProvider | undefined {
+function providerNamed(providers: Providers, name: string): PaymentProvider | undefined {
   return Object.values(providers).find((provider) => provider.name === name);
 }
 
@@ -71,7 +72,7 @@ export function createPayments(options: PaymentsOptions) {
   const methods = (): PaymentMethodInfo[] =>
     (['card', 'localpay'] as const).flatMap((client) => {
       const currency = currencyOf(client);
-      return providers[client].methods
+      return (providers[client]?.methods ?? [])
         .filter((method) => providerOfMethod(method) === client)
         .map((method) => ({ id: method, provider: client, currency, per_usd: perUsd(currency) }));
     });
@@ -84,6 +85,8 @@ export function createPayments(options: PaymentsOptions) {
     if (request.pm_id === '' && request.payment_provider !== 'card') throw new HttpError(400, 'METHOD_REQUIRED', 'METHOD_REQUIRED');
     if (providerOfMethod(method) !== request.payment_provider) throw new HttpError(400, 'METHOD_MISMATCH', 'METHOD_MISMATCH');
     const provider = providers[request.payment_provider];
+    // No keys for it on this server (and no sandbox): nothing can be bought through it.
+    if (!provider) throw new HttpError(503, 'PAYMENT_UNAVAILABLE', 'PAYMENT_UNAVAILABLE');
     if (!provider.methods.includes(method)) throw new HttpError(400, 'METHOD_UNAVAILABLE', 'METHOD_UNAVAILABLE');
     const currency = currencyOf(request.payment_provider);
     return { pack, method, provider, currency, amountMinor: chargeMinor(pack.usd, perUsd(currency), currency) };

@@ -3,7 +3,7 @@
 // be asked for at any time; a notification is verified and read into events. Payments, the ledger
 // and the routes know nothing else about a provider.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ChargeCurrency, PaymentMethod } from '../../contract/billing';
+import type { ChargeCurrency, ClientProvider, PaymentMethod } from '../../contract/billing';
 
 export type { ChargeCurrency, PaymentMethod };
 
@@ -140,10 +140,42 @@ export type ProviderSubscriptionEvent =
       at: Date;
     };
 
-export type ProviderEvent = PaymentEvent | MandateEvent | ProviderSubscriptionEvent;
+/**
+ * Money going back to the seller, or fought over, after it was paid. `on` says what was paid: a
+ * top-up (`providerPaymentId` as our payments keep it: a Checkout Session, a YooKassa payment) or a
+ * subscription charge (as our charges keep it: a Stripe invoice, a YooKassa payment).
+ */
+export type ReversalEvent =
+  | {
+      kind: 'charge_refunded';
+      eventId: string;
+      /** The subscription charge as we keep it: a Stripe invoice id, a YooKassa or sandbox payment id. */
+      providerPaymentId: string;
+      /** The total refunded on this charge so far (not just this refund), in minor units. */
+      refundedMinor: number;
+    }
+  | {
+      kind: 'disputed';
+      eventId: string;
+      /** The provider's id of the dispute: one take-back and at most one give-back per dispute. */
+      disputeId: string;
+      on: 'payment' | 'charge';
+      providerPaymentId: string;
+      /** open: the money is held back from us; won: it came back to us; lost: it stays with the seller's bank. */
+      status: 'open' | 'won' | 'lost';
+      /** What is disputed, in minor units of `currency`. */
+      amountMinor: number;
+      currency: string;
+    };
+
+export type ProviderEvent = PaymentEvent | MandateEvent | ProviderSubscriptionEvent | ReversalEvent;
 
 export function isPaymentEvent(event: ProviderEvent): event is PaymentEvent {
   return event.kind === 'succeeded' || event.kind === 'failed' || event.kind === 'refunded';
+}
+
+export function isReversalEvent(event: ProviderEvent): event is ReversalEvent {
+  return event.kind === 'charge_refunded' || event.kind === 'disputed';
 }
 
 export interface MandateRequest {
@@ -178,6 +210,17 @@ export interface MandateBilling {
   /** Charges a saved method; idempotent per `chargeId`. */
   charge(request: ChargeRequest): Promise<RemoteCharge>;
   retrieveCharge(providerPaymentId: string): Promise<RemoteCharge>;
+  /**
+   * Finds a charge whose answer was lost (so we never learnt its provider id) by our charge id,
+   * among what the provider made around `requestedAt`; null when the provider never made it.
+   */
+  findCharge(chargeId: string, requestedAt: Date): Promise<RemoteCharge | null>;
+  /**
+   * Closes a mandate's checkout the seller has not finished (a newer checkout replaces it), so it
+   * can no longer be authorised; answers the mandate as it then stands (it may have been
+   * authorised meanwhile).
+   */
+  closeMandate(providerMandateId: string): Promise<RemoteMandate>;
 }
 
 export interface SubscriptionCheckoutRequest {
@@ -203,6 +246,16 @@ export interface SubscriptionBilling {
   changePlan(providerSubscriptionId: string, change: { planId: number; planName: string; interval: 'month' | 'year'; amountMinor: number; currency: ChargeCurrency }): Promise<void>;
   /** Cancels at the current period's end; answers that moment. */
   cancelAtPeriodEnd(providerSubscriptionId: string): Promise<Date>;
+  /**
+   * Closes a checkout the seller has not finished (a newer checkout replaces it) so it can no
+   * longer be paid; answers `complete` when it was paid before it could be closed.
+   */
+  closeCheckout(checkoutId: string): Promise<'expired' | 'complete'>;
+  /**
+   * Gives back a paid period in full and ends its subscription at once (a payment for a checkout
+   * we had closed, when the seller already has a plan); idempotent per invoice.
+   */
+  refundPeriod(providerSubscriptionId: string, invoiceId: string): Promise<void>;
 }
 
 export interface Notification {
@@ -213,6 +266,8 @@ export interface Notification {
 
 export interface PaymentProvider {
   readonly name: ProviderName;
+  /** Whether money really moves: live keys (a provider's test keys and the sandbox charge nobody). */
+  readonly live: boolean;
   /** The methods this provider takes. */
   readonly methods: readonly PaymentMethod[];
   /** Creates the provider's checkout; idempotent per `paymentId`. */
@@ -231,6 +286,9 @@ export interface PaymentProvider {
   readonly subscriptions?: SubscriptionBilling;
 }
 
+/** The provider behind each of the page's provider names; one without keys (and no sandbox) is absent. */
+export type Providers = Partial<Record<ClientProvider, PaymentProvider>>;
+
 /** The provider could not be reached or failed (a timeout, a network error, a 5xx, a 429): try again later. */
 export class ProviderUnavailable extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -248,6 +306,14 @@ export class ProviderRefused extends Error {
   ) {
     super(message, options);
     this.name = 'ProviderRefused';
+  }
+}
+
+/** A notification to a provider this server does not use (no keys, no sandbox): answered as a route that does not exist. */
+export class ProviderAbsent extends Error {
+  constructor(readonly provider: string) {
+    super(`${provider} is not configured`);
+    this.name = 'ProviderAbsent';
   }
 }
 

@@ -74,6 +74,14 @@ const envSchema = z.object({
   ENGINE_ROUTES: z.string().min(1).optional(),
   /** Days a photo no task uses is kept (a retake, a deleted photo, a draft never sent) before it is deleted. */
   MATERIAL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** Node's environment name: `production` never gets the payment sandbox by default. */
+  NODE_ENV: z.string().optional(),
+  /**
+   * The payment sandbox (hosted test pages, no money moves) for the providers without keys. By
+   * default on only where nobody can be charged: an http PUBLIC_URL on this machine, outside
+   * production.
+   */
+  PAYMENTS_SANDBOX: booleanText.optional(),
   /** How late the payment sandbox's notifications arrive; each is sent again three times as late, as providers repeat themselves. */
   SANDBOX_NOTIFY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(800),
   /** A JSON price list (token packs in USD, the rouble rate) replacing the defaults. */
@@ -188,11 +196,17 @@ export interface Config {
   engineRoutes: EngineRoutes;
   materialRetentionDays: number;
   sandboxNotifyDelayMs: number;
+  /**
+   * Whether the payment sandbox stands in for the providers without keys. When it is on where a
+   * seller could think money moves (`sandboxWarning`), every page and the log say it does not.
+   */
+  paymentsSandbox: boolean;
+  sandboxWarning: boolean;
   /** The token packs and the rouble rate. */
   prices: PriceList;
-  /** The card provider; the sandbox when null. */
+  /** The card provider; absent (or the sandbox, where it runs) when null. */
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | null;
-  /** The local provider; the sandbox when null. */
+  /** The local provider; absent (or the sandbox, where it runs) when null. */
   yookassa: { shopId: string; secretKey: string; apiUrl: string | undefined } | null;
 }
 
@@ -222,6 +236,13 @@ export class ConfigError extends Error {
   }
 }
 
+/** An http address on this machine (localhost, 127.0.0.0/8, [::1]): nobody else reaches it, so nobody pays there. */
+export function isLocalHttp(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol !== 'http:') return false;
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+}
+
 /** Reads the configuration from an environment; throws ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as a shell user expects from `FOO= npm start`.
@@ -239,6 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const local = isLocalHttp(publicUrl) && e.NODE_ENV !== 'production';
+  const paymentsSandbox = e.PAYMENTS_SANDBOX ?? local;
   let prices: PriceList;
   try {
     prices = loadPriceList(e.PRICES_FILE);
@@ -252,7 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     pgliteDir: path.join(dataDir, 'pg'),
     databaseUrl: e.DATABASE_URL,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     staticDir: path.resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
@@ -297,6 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineRoutes: e.ENGINE_ROUTES ? parseEngineRoutes(e.ENGINE_ROUTES, { remote: null, comfyui: null, video: null }).routes : {},
     materialRetentionDays: e.MATERIAL_RETENTION_DAYS,
     sandboxNotifyDelayMs: e.SANDBOX_NOTIFY_DELAY_MS,
+    paymentsSandbox,
+    sandboxWarning: paymentsSandbox && !local,
     prices,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET

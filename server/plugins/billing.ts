@@ -1,10 +1,11 @@
 // Billing services (DESIGN §4 Billing): the provider behind the card and the local provider
-// (Stripe and YooKassa when their keys are set, the embedded sandbox otherwise), the payments,
+// (Stripe and YooKassa when their keys are set; without them the embedded sandbox only where
+// PAYMENTS_SANDBOX lets it run, otherwise none, and nothing is sold through it), the payments,
 // the reconciliation of payments left pending (every minute where jobs run), and the wallet
 // events that tell a seller's open pages a top-up landed — on every node: on PostgreSQL through
 // NOTIFY, on the embedded database (one process) directly.
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
@@ -14,13 +15,16 @@ import { users } from '../db/schema';
 import { subscriptionMail } from '../mail/templates';
 import { DEFAULT_LOCALE, isLocale } from '../../contract/locales';
 import { sandboxProvider, type Sandbox } from '../billing/providers/sandbox';
-import { NotificationRejected, isPaymentEvent, type Notification, type PaymentProvider, type ProviderName } from '../billing/provider';
+import { ProviderAbsent, isPaymentEvent, type Notification, type PaymentProvider, type ProviderName, type Providers } from '../billing/provider';
+import type { Config } from '../config/env';
 import { SANDBOX_CHECKOUT_PATH } from '../../contract/routes';
-import type { WalletEvent } from '../../contract/billing';
+import { PAYMENT_METHODS, providerOfMethod, type WalletEvent } from '../../contract/billing';
 
 export interface Billing {
   payments: Payments;
   subscriptions: Subscriptions;
+  /** The provider behind each of the page's provider names; a name without keys (and no sandbox) is absent. */
+  providers: Providers;
   /** The embedded sandbox, when either provider is it. */
   sandbox: Sandbox | null;
   /** Asks the providers about pending payments now, as if the time were `at`. */
@@ -41,6 +45,24 @@ const FIRST_RECONCILE_MS = 30_000;
 const WALLET_EVENTS_CHANNEL = 'solestudio_wallet_events';
 export const SANDBOX_WEBHOOK_PATH = '/api/v1/payment/webhooks/sandbox';
 
+/**
+ * Says at start-up which provider serves each payment method, and whether money moves through it:
+ * loudly where the sandbox runs at an address sellers could reach.
+ */
+function logProviders(log: FastifyBaseLogger, providers: Providers, config: Config) {
+  const served = PAYMENT_METHODS.map((method) => {
+    const provider = providers[providerOfMethod(method)];
+    if (!provider) return `${method}: none`;
+    const mode = provider.name === 'sandbox' ? 'sandbox, no money moves' : provider.live ? 'live' : 'test keys';
+    return `${method}: ${provider.name} (${mode})`;
+  });
+  log.info(`payment methods: ${served.join('; ')}`);
+  if (!providers.card && !providers.localpay) log.warn('no payment provider is configured: buying tokens and plans is not available on this server (set STRIPE_* or YOOKASSA_*)');
+  if (config.sandboxWarning) {
+    log.warn(`PAYMENTS_SANDBOX is on at ${config.publicUrl}: every payment through the sandbox is a test, no money moves, and its tokens are free; every page says so`);
+  }
+}
+
 export const billingPlugin = fp(
   async (app: FastifyInstance) => {
     const { config } = app;
@@ -56,25 +78,28 @@ export const billingPlugin = fp(
         // The sandbox posts to our webhook through the whole HTTP stack, as a provider would.
         deliver: async ({ body, headers }) => (await app.inject({ method: 'POST', url: SANDBOX_WEBHOOK_PATH, payload: body, headers })).statusCode,
       }));
-    // A real provider's client loads only where it is configured.
-    const card: PaymentProvider = config.stripe
+    // A real provider's client loads only where it is configured; without its keys the sandbox
+    // stands in only where nobody can be charged, otherwise the provider is absent.
+    const card: PaymentProvider | undefined = config.stripe
       ? (await import('../billing/providers/stripe')).stripeProvider({
           secretKey: config.stripe.secretKey,
           webhookSecret: config.stripe.webhookSecret,
           apiBase: config.stripe.apiBase,
         })
-      : theSandbox();
-    const localpay: PaymentProvider = config.yookassa
+      : config.paymentsSandbox
+        ? theSandbox()
+        : undefined;
+    const localpay: PaymentProvider | undefined = config.yookassa
       ? (await import('../billing/providers/yookassa')).yookassaProvider({
           shopId: config.yookassa.shopId,
           secretKey: config.yookassa.secretKey,
           apiUrl: config.yookassa.apiUrl,
         })
-      : theSandbox();
-    if (sandbox) {
-      const names = [!config.stripe && 'card (STRIPE_SECRET_KEY)', !config.yookassa && 'local (YOOKASSA_SHOP_ID)'].filter(Boolean).join(' and ');
-      app.log.info(`payments through the ${names} provider run in the sandbox: no money moves`);
-    }
+      : config.paymentsSandbox
+        ? theSandbox()
+        : undefined;
+    const providers: Providers = { ...(card ? { card } : {}), ...(localpay ? { localpay } : {}) };
+    logProviders(app.log, providers, config);
 
     const announce = async (userId: string) => {
       if (app.generation.events.listenerCount(userId) === 0) return;
@@ -93,7 +118,7 @@ export const billingPlugin = fp(
       ledger: app.ledger,
       log: app.log,
       prices: config.prices,
-      providers: { card, localpay },
+      providers,
       publicUrl: config.publicUrl,
       walletChanged,
     });
@@ -111,15 +136,15 @@ export const billingPlugin = fp(
       ledger: app.ledger,
       log: app.log,
       prices: config.prices,
-      providers: { card, localpay },
+      providers,
       publicUrl: config.publicUrl,
       walletChanged,
       mail,
     });
 
     const notify = async (name: ProviderName, notification: Notification) => {
-      const provider = [card, localpay].find((candidate) => candidate.name === name);
-      if (!provider) throw new NotificationRejected(`${name} is not configured`);
+      const provider = Object.values(providers).find((candidate) => candidate.name === name);
+      if (!provider) throw new ProviderAbsent(name);
       let changed = 0;
       for (const event of await provider.parseNotification(notification)) {
         if (await (isPaymentEvent(event) ? payments.apply(name, event) : subscriptions.apply(name, event))) changed += 1;
@@ -128,6 +153,7 @@ export const billingPlugin = fp(
     };
 
     app.decorate('billing', {
+      providers,
       payments,
       subscriptions,
       sandbox,

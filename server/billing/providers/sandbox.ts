@@ -234,6 +234,7 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
 
   return {
     name: 'sandbox',
+    live: false,
     methods: PAYMENT_METHODS,
 
     async createCheckout(request) {

@@ -302,6 +302,7 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
 
   return {
     name: 'stripe',
+    live: /^(sk|rk)_live_/.test(options.secretKey),
     methods: ['card_intl'],
 
     async createCheckout(request: CheckoutRequest): Promise<Checkout> {

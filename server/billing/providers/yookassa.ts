@@ -281,6 +281,7 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
 
   return {
     name: 'yookassa',
+    live: options.secretKey.startsWith('live_'),
     methods: Object.keys(METHOD_TYPES) as PaymentMethod[],
 
     async createCheckout(request) {
