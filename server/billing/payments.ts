@@ -19,6 +19,7 @@ import {
   type TopUpRequest,
 } from '../../contract/billing';
 import type { PriceList } from './prices';
+import { applyDispute, tokensFor, type PaidTarget } from './disputes';
 import {
   NotificationRejected,
   ProviderRefused,
@@ -28,6 +29,7 @@ import {
   type ProviderName,
   type Providers,
   type RemoteState,
+  type ReversalEvent,
 } from './provider';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -86,7 +88,7 @@ export function createPayments(options: PaymentsOptions) {
     if (providerOfMethod(method) !== request.payment_provider) throw new HttpError(400, 'METHOD_MISMATCH', 'METHOD_MISMATCH');
     const provider = providers[request.payment_provider];
     // No keys for it on this server (and no sandbox): nothing can be bought through it.
-    if (!provider) throw new HttpError(503, 'PAYMENT_UNAVAILABLE', 'PAYMENT_UNAVAILABLE');
+    if (!provider) throw new HttpError(503, 'PAYMENT_UNAVAILABLE', 'PAYMENT_METHOD_ABSENT');
     if (!provider.methods.includes(method)) throw new HttpError(400, 'METHOD_UNAVAILABLE', 'METHOD_UNAVAILABLE');
     const currency = currencyOf(request.payment_provider);
     return { pack, method, provider, currency, amountMinor: chargeMinor(pack.usd, perUsd(currency), currency) };
@@ -125,7 +127,7 @@ export function createPayments(options: PaymentsOptions) {
   };
 
   /** Applies one event to its payment, in one transaction; true when it changed anything. */
-  const apply = async (providerName: ProviderName, event: PaymentEvent): Promise<boolean> => {
+  const apply = async (providerName: ProviderName, event: PaymentEvent | Extract<ReversalEvent, { kind: 'disputed' }>): Promise<boolean> => {
     if (event.kind === 'succeeded') {
       const userId = await completeAtOnce(providerName, event);
       if (userId) {
@@ -143,7 +145,7 @@ export function createPayments(options: PaymentsOptions) {
         log.warn({ provider: providerName, providerPaymentId: event.providerPaymentId }, 'a notification names no payment of ours: ignored');
         return null;
       }
-      if (event.paymentId && event.paymentId !== payment.id) {
+      if ('paymentId' in event && event.paymentId && event.paymentId !== payment.id) {
         throw new NotificationRejected(`the notification's payment ${event.paymentId} is not the one its checkout was made for`);
       }
       const recorded = await tx
@@ -152,6 +154,7 @@ export function createPayments(options: PaymentsOptions) {
         .onConflictDoNothing()
         .returning({ eventId: paymentEvents.eventId });
       if (recorded.length === 0) return null;
+      if (event.kind === 'disputed') return dispute(tx, payment, providerName, event);
       return settle(tx, payment, event);
     });
     if (changed) options.walletChanged(changed.userId);
@@ -195,8 +198,13 @@ export function createPayments(options: PaymentsOptions) {
     if (refundedMinor > row.refundedMinor) {
       // A refund means it was paid, even when the success was never heard (or is yet to arrive).
       await complete();
-      const target = refundedMinor >= row.amountMinor ? row.tokens : Math.floor((row.tokens * refundedMinor) / row.amountMinor);
-      const { unrecovered } = await ledger.takeBackTopUp(row.userId, `${row.id}:${target}`, target - row.refundedTokens, tx);
+      const target = tokensFor(row, refundedMinor);
+      const { unrecovered } = await ledger.takeBack(
+        row.userId,
+        { type: 'top_up', reference: `refund:${row.id}:${target}`, reverses: { type: 'top_up', reference: `payment:${row.id}` } },
+        target - row.refundedTokens,
+        tx,
+      );
       if (unrecovered > 0) log.warn({ paymentId: row.id, unrecovered }, 'a refund could not take back every token: the balance had been spent');
       [row] = (await tx
         .update(payments)
@@ -206,6 +214,27 @@ export function createPayments(options: PaymentsOptions) {
       moved = true;
     }
     return moved ? row : null;
+  };
+
+  /** A dispute of a top-up: its tokens taken back while open or lost, given back if won (see disputes.ts). */
+  const dispute = async (tx: Database, payment: PaymentRow, providerName: ProviderName, event: Extract<ReversalEvent, { kind: 'disputed' }>): Promise<PaymentRow | null> => {
+    let row = payment;
+    if (row.status === 'pending') {
+      // Disputed means it was paid, even when the success was never heard.
+      [row] = (await tx.update(payments).set({ status: 'completed', failureReason: null, settledAt: now() }).where(eq(payments.id, row.id)).returning()) as [PaymentRow];
+      await ledger.creditTopUp(row.userId, row.id, row.tokens, tx);
+    }
+    if (row.status !== 'completed') return null;
+    const target: PaidTarget = {
+      kind: 'payment',
+      id: row.id,
+      userId: row.userId,
+      tokens: row.tokens,
+      amountMinor: row.amountMinor,
+      currency: row.currency,
+      credit: { type: 'top_up', reference: `payment:${row.id}` },
+    };
+    return (await applyDispute(tx, ledger, providerName, event, target)) || row !== payment ? row : null;
   };
 
   /** Asks the provider about one pending payment and settles it by the answer. */

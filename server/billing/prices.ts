@@ -3,7 +3,7 @@
 // file named by PRICES_FILE, checked at start-up so a bad price never reaches a seller.
 import fs from 'node:fs';
 import { z } from 'zod';
-import type { Plan, PlanInterval, Tiers } from '../../contract/billing';
+import { chargeMinor, type Plan, type PlanInterval, type Tiers } from '../../contract/billing';
 import type { Locale } from '../../contract/locales';
 
 const packSchema = z.object({
@@ -181,4 +181,18 @@ export function loadPriceList(file: string | undefined): PriceList {
 /** SPEC's token tiers: credits → USD. */
 export function tiersOf(list: PriceList): Tiers {
   return Object.fromEntries(list.packs.map((pack) => [String(pack.tokens), pack.usd]));
+}
+
+/**
+ * The tokens a paid period gives (the one place this is decided): the plan's tokens for its price
+ * in full; for less (a coupon, a discount) in proportion to what was paid, so a free invoice gives
+ * none; nothing in a currency the plan is not priced in.
+ */
+export function periodTokens(entry: PlanEntry, interval: PlanInterval, paid: { amountMinor: number; currency: string }, list: PriceList): number {
+  const currency = paid.currency.toUpperCase();
+  if (currency !== 'USD' && currency !== 'RUB') return 0;
+  const price = chargeMinor(interval === 'month' ? entry.usd_month : entry.usd_year, currency === 'USD' ? 1 : list.rub_per_usd, currency);
+  const tokens = interval === 'month' ? entry.tokens_month : entry.tokens_year;
+  if (paid.amountMinor >= price) return tokens;
+  return Math.floor((tokens * Math.max(0, paid.amountMinor)) / price);
 }

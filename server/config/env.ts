@@ -1,6 +1,7 @@
 // Server configuration: environment variables validated once at start-up. A bad value stops
 // the server with a message naming the variable (DESIGN §2).
 import path from 'node:path';
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import type { S3Options } from '../storage/s3';
 import { loadPriceList, PriceListError, type PriceList } from '../billing/prices';
@@ -94,6 +95,11 @@ const envSchema = z.object({
   /** The local provider, YooKassa: the shop's id and secret key. */
   YOOKASSA_SHOP_ID: z.string().regex(/^\d+$/, 'must be the numeric shop id').optional(),
   YOOKASSA_SECRET_KEY: z.string().min(8).optional(),
+  /**
+   * Addresses YooKassa's notifications may come from (comma-separated IPs and CIDR ranges, as
+   * YooKassa publishes them); others are refused. Behind a proxy, set TRUST_PROXY too.
+   */
+  YOOKASSA_TRUSTED_IPS: z.string().min(1).optional(),
   /** Another address for YooKassa's API, e.g. http://127.0.0.1:12112/v3 */
   YOOKASSA_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 }).superRefine((env, ctx) => {
@@ -106,6 +112,9 @@ const envSchema = z.object({
       const missing = env[a] ? b : a;
       ctx.addIssue({ code: 'custom', path: [missing], message: `must be set together with ${missing === a ? b : a}` });
     }
+  }
+  if (env.YOOKASSA_TRUSTED_IPS) {
+    for (const problem of addressList(env.YOOKASSA_TRUSTED_IPS).problems) ctx.addIssue({ code: 'custom', path: ['YOOKASSA_TRUSTED_IPS'], message: problem });
   }
   if (env.ENGINE_ROUTES) {
     const routes = parseEngineRoutes(env.ENGINE_ROUTES, {
@@ -207,7 +216,7 @@ export interface Config {
   /** The card provider; absent (or the sandbox, where it runs) when null. */
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | null;
   /** The local provider; absent (or the sandbox, where it runs) when null. */
-  yookassa: { shopId: string; secretKey: string; apiUrl: string | undefined } | null;
+  yookassa: { shopId: string; secretKey: string; apiUrl: string | undefined; trustedIps: BlockList | null } | null;
 }
 
 export interface AiOptions {
@@ -234,6 +243,23 @@ export class ConfigError extends Error {
     );
     this.name = 'ConfigError';
   }
+}
+
+/** A list of IPs and CIDR ranges (`185.71.76.0/27, 77.75.156.11, 2a02:5180::/32`), and what is wrong with it. */
+function addressList(text: string): { list: BlockList; problems: string[] } {
+  const list = new BlockList();
+  const problems: string[] = [];
+  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [address = '', bits, ...rest] = item.split('/');
+    const family = isIP(address);
+    const prefix = bits === undefined ? (family === 6 ? 128 : 32) : Number(bits);
+    if (!family || rest.length > 0 || !Number.isInteger(prefix) || prefix < 0 || prefix > (family === 6 ? 128 : 32)) {
+      problems.push(`"${item}" is not an IP address or a CIDR range`);
+      continue;
+    }
+    list.addSubnet(address, prefix, family === 6 ? 'ipv6' : 'ipv4');
+  }
+  return { list, problems };
 }
 
 /** An http address on this machine (localhost, 127.0.0.0/8, [::1]): nobody else reaches it, so nobody pays there. */
@@ -330,7 +356,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     yookassa:
       e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY
-        ? { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, apiUrl: e.YOOKASSA_API_URL?.replace(/\/+$/, '') }
+        ? {
+            shopId: e.YOOKASSA_SHOP_ID,
+            secretKey: e.YOOKASSA_SECRET_KEY,
+            apiUrl: e.YOOKASSA_API_URL?.replace(/\/+$/, ''),
+            trustedIps: e.YOOKASSA_TRUSTED_IPS ? addressList(e.YOOKASSA_TRUSTED_IPS).list : null,
+          }
         : null,
   };
 }

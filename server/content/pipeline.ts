@@ -42,7 +42,7 @@ async function refundFailed(ledger: Ledger, tx: Database, task: TaskRow) {
     .from(taskOutputs)
     .where(and(eq(taskOutputs.taskId, task.id), eq(taskOutputs.status, 'failed')));
   for (const output of failed) {
-    await ledger.refundOutput(task.userId, output, tx);
+    await ledger.refundOutput(task.userId, { ...output, taskId: task.id }, tx);
   }
 }
 

@@ -2,6 +2,7 @@
 // `npm run db:generate` and applied at start-up, on PGlite and on PostgreSQL alike.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -126,6 +127,13 @@ export const ledger = pgTable(
     reference: text('reference').notNull(),
     /** When a credit's tokens lapse (a subscription period's end); null when they never do. */
     expiresAt: at('expires_at'),
+    /**
+     * The entry this one undoes, in part or whole: a refunded output's task charge, a refunded or
+     * disputed payment's credit, a won dispute's take-back. The ledger's trigger gives tokens
+     * back into the lots the undone entry spent (with their expiry), and takes a credit's tokens
+     * back from that credit's own lot first.
+     */
+    reversesId: bigint('reverses_id', { mode: 'number' }).references((): AnyPgColumn => ledger.id),
     ...timestamps,
   },
   (t) => [
@@ -165,12 +173,76 @@ export const tokenLots = pgTable(
     amount: integer('amount').notNull(),
     remaining: integer('remaining').notNull(),
     expiresAt: at('expires_at'),
+    /** When the expiry job lapsed what was left of it: nothing is ever given back into it after. */
+    lapsedAt: at('lapsed_at'),
   },
   (t) => [
     index('token_lots_spend_idx').on(t.userId, t.expiresAt, t.id).where(sql`remaining > 0`),
     index('token_lots_expiry_idx').on(t.expiresAt).where(sql`remaining > 0 AND expires_at IS NOT NULL`),
     check('token_lots_remaining_range', sql`${t.remaining} >= 0 AND ${t.remaining} <= ${t.amount}`),
   ],
+);
+
+/**
+ * What each entry that took tokens spent of each lot, and how much of that was given back since:
+ * a refund puts tokens back where they came from, with the lot's expiry, never as new tokens.
+ */
+export const lotSpends = pgTable(
+  'lot_spends',
+  {
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledger.id, { onDelete: 'cascade' }),
+    lotId: bigint('lot_id', { mode: 'number' })
+      .notNull()
+      .references(() => tokenLots.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    restored: integer('restored').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.entryId, t.lotId] }),
+    index('lot_spends_lot_idx').on(t.lotId),
+    check('lot_spends_restored_range', sql`${t.restored} >= 0 AND ${t.restored} <= ${t.amount}`),
+  ],
+);
+
+/**
+ * Short leases that make one thing happen at a time across every node without holding a
+ * connection while a provider is called: a seller's checkout, a subscription's upgrade.
+ */
+export const billingLocks = pgTable('billing_locks', {
+  key: text('key').primaryKey(),
+  holder: uuid('holder').notNull(),
+  until: at('until').notNull(),
+});
+
+/**
+ * A dispute (a chargeback) the seller's bank opened on a top-up or a subscription charge: its
+ * tokens are taken back while it is open or lost and given back if it is won, once each, in
+ * whatever order the provider's notifications arrive.
+ */
+export const paymentDisputes = pgTable(
+  'payment_disputes',
+  {
+    provider: text('provider').notNull(),
+    disputeId: text('dispute_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** payment (a top-up) or charge (a subscription period). */
+    target: text('target').notNull(),
+    /** Our payment's or subscription charge's id. */
+    targetId: uuid('target_id').notNull(),
+    status: text('status').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    /** Tokens taken back while it was open or once lost, and what the balance could not cover. */
+    takenTokens: integer('taken_tokens').notNull().default(0),
+    unrecoveredTokens: integer('unrecovered_tokens').notNull().default(0),
+    ...timestamps,
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.disputeId] }), check('payment_disputes_status_known', sql`${t.status} IN ('open', 'won', 'lost')`)],
 );
 
 /** Messages from the feedback page; tied to the seller when signed in. */
@@ -598,11 +670,21 @@ export const subscriptionCharges = pgTable(
     providerPaymentId: text('provider_payment_id'),
     failureReason: text('failure_reason'),
     settledAt: at('settled_at'),
+    /** mandate: we charged a saved method; invoice: the provider billed it (its invoice is the key). */
+    source: text('source').notNull().default('mandate'),
+    /** The seller's Idempotency-Key of the upgrade that made it: a repeat answers this charge. */
+    requestKey: text('request_key'),
+    /** Refunded so far, in minor units, and the tokens that took back (and could not). */
+    refundedMinor: integer('refunded_minor').notNull().default(0),
+    refundedTokens: integer('refunded_tokens').notNull().default(0),
+    unrecoveredTokens: integer('unrecovered_tokens').notNull().default(0),
     ...timestamps,
   },
   (t) => [
-    // A period is charged once: a retry after a refusal is a new charge, never a second one that pays.
-    uniqueIndex('subscription_charges_period_key').on(t.subscriptionId, t.periodStart).where(sql`status <> 'failed'`),
+    // A period we charge is charged once: a retry after a refusal is a new charge, never a second
+    // one that pays. Invoices are keyed by the provider's id: two may start in the same second.
+    uniqueIndex('subscription_charges_period_key').on(t.subscriptionId, t.periodStart).where(sql`status <> 'failed' AND source = 'mandate'`),
+    uniqueIndex('subscription_charges_request_key').on(t.subscriptionId, t.requestKey),
     uniqueIndex('subscription_charges_provider_key').on(t.providerPaymentId),
     index('subscription_charges_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
   ],

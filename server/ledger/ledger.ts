@@ -18,23 +18,35 @@ interface Movement {
   reference: string;
   /** When a credit's tokens lapse; never when absent. */
   expiresAt?: Date;
+  /** The entry this one undoes, by its type and reference (see `ledger.reverses_id`). */
+  reverses?: { type: LedgerType; reference: string };
 }
 
-/** Adds one entry and moves the wallet by it; false when that entry already exists. */
+/** The id of the entry of `type` and `reference`, as a subquery. */
+const entryIdOf = (reverses: Movement['reverses']): SQL | null =>
+  reverses ? sql`(SELECT id FROM ledger WHERE type = ${reverses.type} AND reference = ${reverses.reference})` : null;
+
+/**
+ * Adds one entry and moves the wallet by it; false when that entry already exists. The wallet
+ * moves by the entry as stored: a give-back is lowered by what had lapsed meanwhile.
+ */
 async function move(tx: Database, entry: Movement): Promise<boolean> {
   if (entry.amount === 0) return false;
+  const { reverses, ...values } = entry;
+  const reversesId = entryIdOf(reverses);
   const inserted = await tx
     .insert(ledger)
-    .values(entry)
+    .values({ ...values, ...(reversesId ? { reversesId } : {}) })
     .onConflictDoNothing({ target: [ledger.type, ledger.reference] })
-    .returning({ id: ledger.id });
+    .returning({ id: ledger.id, amount: ledger.amount });
   if (inserted.length === 0) return false;
+  const moved = reverses ? sql`(SELECT amount FROM ledger WHERE id = ${inserted[0]!.id})` : sql`${entry.amount}`;
   await tx
     .insert(wallets)
-    .values({ userId: entry.userId, totalTokens: entry.amount })
+    .values({ userId: entry.userId, totalTokens: moved })
     .onConflictDoUpdate({
       target: wallets.userId,
-      set: { totalTokens: sql`${wallets.totalTokens} + ${entry.amount}`, updatedAt: sql`now()` },
+      set: { totalTokens: sql`${wallets.totalTokens} + ${moved}`, updatedAt: sql`now()` },
     });
   return true;
 }
@@ -58,10 +70,15 @@ export function createLedger(db: Database) {
       return inTransaction(tx, (t) => move(t, { userId, type: 'sign_up_bonus', amount, reference: userId }));
     },
 
-    /** Gives back what a failed output of a task cost, once per output. */
-    refundOutput(userId: string, output: { id: string; cost: number }, tx?: Database): Promise<boolean> {
+    /**
+     * Gives back what a failed output of a task cost, once per output, into the lots the task's
+     * charge spent: tokens that were to lapse still lapse when they would have.
+     */
+    refundOutput(userId: string, output: { id: string; cost: number; taskId: string }, tx?: Database): Promise<boolean> {
       if (output.cost <= 0) return Promise.resolve(false);
-      return inTransaction(tx, (t) => move(t, { userId, type: 'refund', amount: output.cost, reference: `output:${output.id}` }));
+      return inTransaction(tx, (t) =>
+        move(t, { userId, type: 'refund', amount: output.cost, reference: `output:${output.id}`, reverses: { type: 'content_generation', reference: output.taskId } }),
+      );
     },
 
     /** Credits a paid token pack, once per payment whatever confirms it (a notification, a reconciliation). */
@@ -94,7 +111,7 @@ export function createLedger(db: Database) {
             WHERE user_id = ${userId} AND expires_at <= ${at.toISOString()}::timestamptz AND remaining > 0
             FOR UPDATE
           ), emptied AS (
-            UPDATE token_lots SET remaining = 0 FROM lapsed WHERE token_lots.id = lapsed.id
+            UPDATE token_lots SET remaining = 0, lapsed_at = ${at.toISOString()}::timestamptz FROM lapsed WHERE token_lots.id = lapsed.id
           ), entry AS (
             INSERT INTO ledger (user_id, type, amount, reference, created_at)
             SELECT ${userId}, 'expiry', -lapsed.remaining, 'lot:' || lapsed.id, ${at.toISOString()}::timestamptz FROM lapsed
@@ -119,21 +136,29 @@ export function createLedger(db: Database) {
     },
 
     /**
-     * Takes back tokens of a refunded payment, once per `refundKey`: as many as the balance holds,
-     * never going below zero; the rest is reported as unrecovered.
+     * Takes back tokens of money that went back to the seller (a refund, a dispute), once per
+     * `reference`: as many as the balance holds, never going below zero, from the lot of the
+     * credit it undoes (`reverses`) first; the rest is reported as unrecovered. The entry is of
+     * the credit's type (`top_up` for a pack, `subscription` for a period).
      */
-    takeBackTopUp(userId: string, refundKey: string, tokens: number, tx?: Database): Promise<TakeBack> {
+    takeBack(
+      userId: string,
+      entry: { type: 'top_up' | 'subscription'; reference: string; reverses: { type: LedgerType; reference: string } },
+      tokens: number,
+      tx?: Database,
+    ): Promise<TakeBack> {
       return inTransaction(tx, async (t) => {
         if (tokens <= 0) return { taken: 0, unrecovered: 0 };
         const [wallet] = await t.select({ total: wallets.totalTokens }).from(wallets).where(eq(wallets.userId, userId)).for('update');
         const taken = Math.min(tokens, Math.max(0, wallet?.total ?? 0));
-        // The entry is written even when nothing could be taken, so the refund is recorded once.
-        const [entry] = await t
+        const reversesId = entryIdOf(entry.reverses);
+        // The entry is written even when nothing could be taken, so the take-back is recorded once.
+        const [written] = await t
           .insert(ledger)
-          .values({ userId, type: 'top_up', amount: -taken, reference: `refund:${refundKey}` })
+          .values({ userId, type: entry.type, amount: -taken, reference: entry.reference, ...(reversesId ? { reversesId } : {}) })
           .onConflictDoNothing({ target: [ledger.type, ledger.reference] })
           .returning({ id: ledger.id });
-        if (!entry) return { taken: 0, unrecovered: 0 };
+        if (!written) return { taken: 0, unrecovered: 0 };
         if (taken > 0) {
           await t
             .update(wallets)
@@ -141,6 +166,20 @@ export function createLedger(db: Database) {
             .where(eq(wallets.userId, userId));
         }
         return { taken, unrecovered: tokens - taken };
+      });
+    },
+
+    /**
+     * Gives back what a take-back took (a dispute the seller's bank lost), once per `reference`,
+     * into the lots it was taken from. Answers the tokens given back.
+     */
+    async giveBack(userId: string, entry: { type: 'top_up' | 'subscription'; reference: string; reverses: { type: LedgerType; reference: string } }, tokens: number, tx?: Database): Promise<number> {
+      if (tokens <= 0) return 0;
+      return inTransaction(tx, async (t) => {
+        const moved = await move(t, { userId, type: entry.type, amount: tokens, reference: entry.reference, reverses: entry.reverses });
+        if (!moved) return 0;
+        const [row] = await t.select({ amount: ledger.amount }).from(ledger).where(and(eq(ledger.type, entry.type), eq(ledger.reference, entry.reference)));
+        return row?.amount ?? 0;
       });
     },
 

@@ -81,7 +81,7 @@ export function taskFinishedMail(
 export function subscriptionMail(
   locale: Locale,
   username: string,
-  message: { kind: 'activated' | 'renewed' | 'payment_failed' | 'unpaid' | 'canceled' | 'revoked' | 'upgraded'; planName: (locale: Locale) => string; date: Date | null },
+  message: { kind: 'activated' | 'renewed' | 'payment_failed' | 'unpaid' | 'canceled' | 'revoked' | 'upgraded' | 'refunded'; planName: (locale: Locale) => string; date: Date | null },
   link: string,
 ): Rendered {
   const plan = message.planName(locale);

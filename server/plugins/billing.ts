@@ -147,7 +147,8 @@ export const billingPlugin = fp(
       if (!provider) throw new ProviderAbsent(name);
       let changed = 0;
       for (const event of await provider.parseNotification(notification)) {
-        if (await (isPaymentEvent(event) ? payments.apply(name, event) : subscriptions.apply(name, event))) changed += 1;
+        const onPayment = isPaymentEvent(event) || (event.kind === 'disputed' && event.on === 'payment');
+        if (await (onPayment ? payments.apply(name, event) : subscriptions.apply(name, event))) changed += 1;
       }
       return changed;
     };

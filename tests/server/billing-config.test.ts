@@ -94,7 +94,7 @@ describe('the payment providers’ variables', () => {
       YOOKASSA_API_URL: 'http://127.0.0.1:9/v3/',
     });
     expect(config.stripe).toEqual({ secretKey: 'sk_test_abc', webhookSecret: 'whsec_abc', apiBase: undefined });
-    expect(config.yookassa).toEqual({ shopId: '123456', secretKey: 'test_secretkey', apiUrl: 'http://127.0.0.1:9/v3' });
+    expect(config.yookassa).toEqual({ shopId: '123456', secretKey: 'test_secretkey', apiUrl: 'http://127.0.0.1:9/v3', trustedIps: null });
   });
 
   it('refuses a key without its pair, and keys of the wrong kind', () => {

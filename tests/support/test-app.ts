@@ -36,6 +36,8 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'no-web-build'),
     LOG_LEVEL: 'silent',
+    // Test addresses (http://shop.test) are not this machine's: the payment sandbox is asked for.
+    PAYMENTS_SANDBOX: 'true',
     ...env,
   });
   const database = await openTestDatabase();

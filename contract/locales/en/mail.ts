@@ -26,6 +26,7 @@ const mail: Translated<typeof ru, 'en'> = {
         unpaid: 'Your {{plan}} subscription is unpaid',
         canceled: 'Your {{plan}} subscription has ended',
         revoked: 'Automatic payments for {{plan}} were withdrawn',
+        refunded: 'Your payment for {{plan}} was refunded',
       },
       body: {
         activated: 'Thank you! The plan’s tokens are on your balance and valid until {{date}}.',
@@ -35,6 +36,7 @@ const mail: Translated<typeof ru, 'en'> = {
         unpaid: 'Several charges did not go through. The last attempt is on {{date}}; if it fails, the subscription ends.',
         canceled: 'Your subscription has ended. The period’s remaining tokens stay valid until their date; you can subscribe again at any time.',
         revoked: 'You withdrew the permission for automatic payments, so the subscription will not renew. The paid period lasts until {{date}}.',
+        refunded: 'You paid a checkout that had been replaced while another plan of yours was active, so the payment was refunded in full and that second subscription ended. Your current plan is unchanged.',
       },
     },
     task: {

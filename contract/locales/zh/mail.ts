@@ -26,6 +26,7 @@ const mail: Translated<typeof ru, 'zh'> = {
         unpaid: '您的「{{plan}}」订阅未支付',
         canceled: '您的「{{plan}}」订阅已结束',
         revoked: '「{{plan}}」的自动扣款授权已撤销',
+        refunded: '您为 {{plan}} 的付款已退还',
       },
       body: {
         activated: '感谢订阅！套餐代币已计入余额，有效期至 {{date}}。',
@@ -35,6 +36,7 @@ const mail: Translated<typeof ru, 'zh'> = {
         unpaid: '多次扣款未成功。最后一次尝试在 {{date}}；如仍失败，订阅将结束。',
         canceled: '您的订阅已结束。本周期剩余代币在有效期内仍可使用；您可以随时重新订阅。',
         revoked: '您撤销了自动扣款授权，订阅不会续订。已付费周期持续到 {{date}}。',
+        refunded: '您支付了一个已被替换的订阅结算，而您已有生效的套餐，因此该付款已全额退还，第二个订阅已结束。您当前的套餐不变。',
       },
     },
     task: {

@@ -9,11 +9,14 @@ import { CLIENT_PROVIDERS, type Payment } from '../../../contract/billing';
 import { translate } from '../../lib/i18n';
 import { HttpError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
+import { isIPv6 } from 'node:net';
 import { NotificationRejected, PROVIDER_NAMES } from '../../billing/provider';
 import type { PaymentRow } from '../../billing/payments';
 
 /** A notification is small; anything larger is not one. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
+/** Notifications one address may send a minute to a provider's webhook that costs API reads. */
+const NOTIFICATIONS_PER_MINUTE = { max: 300, windowMs: 60_000 };
 
 function paymentView(row: PaymentRow): Payment {
   return {
@@ -29,6 +32,7 @@ function paymentView(row: PaymentRow): Payment {
 }
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const trustedYooKassa = app.config.yookassa?.trustedIps ?? null;
   app.get(
     '/:provider/status/:id',
     {
@@ -65,14 +69,29 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
+        const { provider } = request.params;
+        // A provider this server does not use has no webhook here at all.
+        if (!Object.values(app.billing.providers).some((candidate) => candidate.name === provider)) {
+          throw new HttpError(404, 'ROUTE_NOT_FOUND', 'ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0] ?? '' });
+        }
+        if (provider === 'yookassa') {
+          // YooKassa signs nothing and every notification costs API reads: only its own addresses
+          // (when the operator lists them), and not too often from any one address.
+          if (trustedYooKassa && !trustedYooKassa.check(request.ip, isIPv6(request.ip) ? 'ipv6' : 'ipv4')) {
+            request.log.warn({ ip: request.ip }, 'a YooKassa notification came from an address not in YOOKASSA_TRUSTED_IPS');
+            throw new HttpError(403, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
+          }
+          await app.limit(`webhook:${provider}:ip:${request.ip}`, NOTIFICATIONS_PER_MINUTE);
+        }
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         try {
-          const changed = await app.billing.notify(request.params.provider, { body, headers: request.headers });
+          const changed = await app.billing.notify(provider, { body, headers: request.headers });
           return { code: 200, message: translate(request.locale, 'OK'), data: { changed } };
         } catch (error) {
           if (error instanceof NotificationRejected) {
-            request.log.warn({ provider: request.params.provider, reason: error.message }, 'a payment notification was rejected');
-            throw new HttpError(400, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED', { reason: error.message });
+            // Why is for our log; an anonymous caller learns nothing of the provider's answer.
+            request.log.warn({ provider, reason: error.message }, 'a payment notification was rejected');
+            throw new HttpError(400, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
           }
           throw error;
         }

@@ -18,6 +18,7 @@ import {
 } from '../../../contract/billing';
 import type { Locale } from '../../../contract/locales';
 import { text } from '../../../contract/text';
+import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { translate } from '../../lib/i18n';
 import { HttpError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
@@ -50,6 +51,18 @@ function mandateView(row: MandateRow): Mandate {
 }
 
 const bearer = [{ bearer: [] }];
+
+/**
+ * The seller's Idempotency-Key of an upgrade: the same key answers the same upgrade, charged once.
+ * Without one every request is its own (two at once are still refused by the upgrade's lease).
+ */
+function upgradeKey(request: FastifyRequest): string {
+  const sent = request.headers['idempotency-key'];
+  if (sent === undefined) return crypto.randomUUID();
+  const key = idempotencyKeyRule.safeParse(sent);
+  if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
+  return key.data;
+}
 
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const subscriptions = () => app.billing.subscriptions;
@@ -145,13 +158,16 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Upgrades to a higher plan at once: a new period starts with its tokens',
         tags: ['subscription'],
         security: bearer,
+        headers: idempotencyHeadersSchema,
         body: subscriptionUpdateSchema,
         response: subscriptionResponses.update,
       },
       onRequest: app.requireUser,
     },
     async (request) => {
-      const row = await subscriptions().upgrade(currentUser(request).user.id, request.body.plan_id);
+      const { user } = currentUser(request);
+      await app.limit(`upgrade:user:${user.id}`, STARTS_PER_HOUR);
+      const row = await subscriptions().upgrade(user.id, request.body.plan_id, { requestKey: upgradeKey(request) });
       return { code: 200, message: ok(request, 'SUBSCRIPTION_UPDATED'), data: subscriptionView(subscriptions(), row, request.locale) };
     },
   );
@@ -244,13 +260,16 @@ export const localPayRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['localpay'],
         security: bearer,
         params: idParams,
+        headers: idempotencyHeadersSchema,
         body: subscriptionUpdateSchema,
         response: localPayResponses.change,
       },
       onRequest: app.requireUser,
     },
     async (request) => {
-      const row = await subscriptions().upgrade(currentUser(request).user.id, request.body.plan_id, request.params.id);
+      const { user } = currentUser(request);
+      await app.limit(`upgrade:user:${user.id}`, STARTS_PER_HOUR);
+      const row = await subscriptions().upgrade(user.id, request.body.plan_id, { id: request.params.id, requestKey: upgradeKey(request) });
       return { code: 200, message: translate(request.locale, 'SUBSCRIPTION_UPDATED'), data: subscriptionView(subscriptions(), row, request.locale) };
     },
   );
