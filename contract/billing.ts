@@ -70,6 +70,18 @@ export const topUpResultSchema = z.object({
 });
 export type TopUpResult = z.infer<typeof topUpResultSchema>;
 
+/**
+ * GET /api/v1/payment/mode: which provider serves each of the page's provider names (null: none
+ * on this server, so nothing can be bought through it), whether the sandbox stands in (no money
+ * moves), and whether every page should say so (the sandbox at an address sellers reach).
+ */
+export const paymentModeSchema = z.object({
+  sandbox: z.boolean(),
+  warning: z.boolean(),
+  providers: z.object({ card: z.enum(['sandbox', 'stripe', 'yookassa']).nullable(), localpay: z.enum(['sandbox', 'stripe', 'yookassa']).nullable() }),
+});
+export type PaymentMode = z.output<typeof paymentModeSchema>;
+
 /** GET /api/v1/payment/{provider}/status/{id}. */
 export const paymentSchema = z.object({
   id: z.uuid(),

@@ -29,6 +29,7 @@ import {
   customerResultSchema,
   mandateSchema,
   paymentMethodSchema,
+  paymentModeSchema,
   paymentSchema,
   planSchema,
   redirectSchema,
@@ -107,7 +108,8 @@ export const localPayResponses = {
 
 export const paymentResponses = {
   status: { 200: okEnvelope(paymentSchema), ...errorResponses(400, 401, 404) },
-  webhook: { 200: okEnvelope(z.object({ changed: z.number().int() })), ...errorResponses(400, 404, 413, 415) },
+  webhook: { 200: okEnvelope(z.object({ changed: z.number().int() })), ...errorResponses(400, 403, 404, 413, 415, 429) },
+  mode: { 200: okEnvelope(paymentModeSchema) },
 };
 
 export const materialResponses = {

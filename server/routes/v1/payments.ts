@@ -34,6 +34,29 @@ function paymentView(row: PaymentRow): Payment {
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const trustedYooKassa = app.config.yookassa?.trustedIps ?? null;
   app.get(
+    '/mode',
+    {
+      schema: {
+        summary: 'Which provider serves each payment path, and whether payments are a sandbox where no money moves',
+        tags: ['payments'],
+        response: paymentResponses.mode,
+      },
+    },
+    async (request) => {
+      const { providers } = app.billing;
+      return {
+        code: 200,
+        message: translate(request.locale, 'OK'),
+        data: {
+          sandbox: app.billing.sandbox !== null,
+          warning: app.config.sandboxWarning,
+          providers: { card: providers.card?.name ?? null, localpay: providers.localpay?.name ?? null },
+        },
+      };
+    },
+  );
+
+  app.get(
     '/:provider/status/:id',
     {
       schema: {
