@@ -2,6 +2,8 @@
 // are set, so `npm start` shows the whole top-up with no money moving. It behaves like a hosted
 // provider: a checkout page of its own (served by pages.ts), its own books (sandbox_checkouts),
 // and signed notifications to our webhook that arrive after the seller is sent back, and twice.
+// What an operator does from a provider's dashboard — refund, or see a seller's bank dispute a
+// payment and decide it — is done through its methods (tests, and trying it by hand).
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
@@ -25,7 +27,7 @@ export type SandboxCheckout = typeof sandboxCheckouts.$inferSelect;
 /** The sandbox's notification body. */
 interface SandboxEvent {
   id: string;
-  type: 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'mandate.active' | 'mandate.failed' | 'method.revoked';
+  type: 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'charge.refunded' | 'dispute.updated' | 'mandate.active' | 'mandate.failed' | 'method.revoked';
   created: number;
   data: {
     checkout_id: string;
@@ -35,8 +37,15 @@ interface SandboxEvent {
     reason?: FailureReason;
     refunded_minor?: number;
     method_id?: string;
+    dispute_id?: string;
+    dispute_status?: DisputeStatus;
+    /** What the disputed checkout paid for: a top-up (payment) or a renewal (charge). */
+    disputed?: 'payment' | 'charge';
   };
 }
+
+/** Where a dispute stands: the money held back from the shop, then returned to it (won) or kept by the seller's bank (lost). */
+export type DisputeStatus = 'open' | 'won' | 'lost';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 /** A notification signed longer ago than this is refused (a replay). */
@@ -69,8 +78,14 @@ export interface Sandbox extends PaymentProvider {
   decline(id: string): Promise<SandboxCheckout | undefined>;
   /** The seller left the page without paying. */
   cancel(id: string): Promise<SandboxCheckout | undefined>;
-  /** Refunds part or all of a paid checkout, as an operator would from a dashboard. */
+  /** Refunds part or all of a paid checkout (a top-up or a renewal charge), as an operator would from a dashboard. */
   refund(id: string, amountMinor?: number): Promise<SandboxCheckout | undefined>;
+  /**
+   * The seller's bank disputes a paid checkout (a top-up or a renewal charge), or decides the
+   * dispute; one dispute per checkout, for what is not refunded. Nothing for a checkout that took
+   * no money (unpaid, a mandate, refunded in full).
+   */
+  dispute(id: string, status: DisputeStatus): Promise<{ disputeId: string; amountMinor: number } | undefined>;
   /** Notifications not yet delivered settle (tests and a clean shutdown). */
   idle(): Promise<void>;
   /** Stops delivering (the server closes). */
@@ -154,6 +169,12 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
     };
   };
 
+  /** Whether the method a charge used was withdrawn since. */
+  const revoked = async (row: SandboxCheckout) => {
+    const [saved] = row.methodId ? await db.select().from(sandboxMethods).where(eq(sandboxMethods.id, row.methodId)) : [];
+    return saved?.status === 'revoked';
+  };
+
   const chargeOf = (row: SandboxCheckout, revoked: boolean): RemoteCharge => ({
     providerPaymentId: row.id,
     chargeId: row.paymentId,
@@ -221,8 +242,23 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
     async retrieveCharge(providerPaymentId) {
       const row = await find(providerPaymentId);
       if (!row || row.mode !== 'charge') throw new ProviderRefused(`No such charge: ${providerPaymentId}`, 'not_found');
-      const [saved] = row.methodId ? await db.select().from(sandboxMethods).where(eq(sandboxMethods.id, row.methodId)) : [];
-      return chargeOf(row, saved?.status === 'revoked');
+      return chargeOf(row, await revoked(row));
+    },
+
+    async findCharge(chargeId) {
+      // The sandbox's books name every charge by ours: no time window is needed to find one.
+      const [row] = await db
+        .select()
+        .from(sandboxCheckouts)
+        .where(and(eq(sandboxCheckouts.paymentId, chargeId), eq(sandboxCheckouts.mode, 'charge')));
+      return row ? chargeOf(row, await revoked(row)) : null;
+    },
+
+    async closeMandate(providerMandateId) {
+      const row = await find(providerMandateId);
+      if (!row || row.mode !== 'mandate') throw new ProviderRefused(`No such mandate: ${providerMandateId}`, 'not_found');
+      // As the seller leaving its page would: a pending checkout is cancelled, an authorised one stays.
+      return mandateOf((await end(row.id, 'canceled', 'canceled')) ?? row);
     },
   };
 
@@ -293,6 +329,22 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
           return [{ kind: 'failed', ...common, reason: data.reason ?? 'declined' }];
         case 'payment.refunded':
           return [{ kind: 'refunded', ...common, refundedMinor: data.refunded_minor ?? 0 }];
+        case 'charge.refunded':
+          return [{ kind: 'charge_refunded', eventId: event.id, providerPaymentId: data.checkout_id, refundedMinor: data.refunded_minor ?? 0 }];
+        case 'dispute.updated':
+          if (!data.dispute_id || !data.dispute_status || !data.disputed) return [];
+          return [
+            {
+              kind: 'disputed',
+              eventId: event.id,
+              disputeId: data.dispute_id,
+              on: data.disputed,
+              providerPaymentId: data.checkout_id,
+              status: data.dispute_status,
+              amountMinor: data.amount_minor,
+              currency: data.currency,
+            },
+          ];
         case 'mandate.active':
         case 'mandate.failed':
           // Only what the sandbox's books say now is trusted (an active mandate may since be revoked).
@@ -333,8 +385,19 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
         .set({ refundedMinor: sql`least(${sandboxCheckouts.amountMinor}, ${sandboxCheckouts.refundedMinor} + ${amountMinor ?? sql`${sandboxCheckouts.amountMinor}`})` })
         .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, 'succeeded')))
         .returning();
-      if (row) notify(eventOf(row, 'payment.refunded', { refunded_minor: row.refundedMinor }));
+      if (row) notify(eventOf(row, row.mode === 'charge' ? 'charge.refunded' : 'payment.refunded', { refunded_minor: row.refundedMinor }));
       return row;
+    },
+
+    async dispute(id, status) {
+      const row = await find(id);
+      if (!row || row.status !== 'succeeded' || row.mode === 'mandate') return undefined;
+      const amountMinor = row.amountMinor - row.refundedMinor;
+      if (amountMinor <= 0) return undefined;
+      // A charge is disputed once: the dispute is named by its checkout, whatever it comes to.
+      const disputeId = `dp_${row.id}`;
+      notify(eventOf(row, 'dispute.updated', { amount_minor: amountMinor, dispute_id: disputeId, dispute_status: status, disputed: row.mode === 'charge' ? 'charge' : 'payment' }));
+      return { disputeId, amountMinor };
     },
 
     async idle() {

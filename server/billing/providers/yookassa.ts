@@ -34,6 +34,11 @@ export interface YooKassaOptions {
   retryDelayMs?: (attempt: number) => number;
   /** Tries of one request before giving up as unavailable. */
   attempts?: number;
+  /**
+   * Whether a payment id is one we made (a top-up, a mandate or a charge of ours): a notification
+   * naming another is answered without asking YooKassa, so forged ones cost no API quota.
+   */
+  knows?: (providerPaymentId: string) => Promise<boolean>;
 }
 
 /** SPEC's methods as YooKassa's payment_method_data.type. */
@@ -84,6 +89,13 @@ interface YooRefund {
   amount: Amount;
 }
 
+/** A page of a list, newest first; `next_cursor` is absent on the last page. */
+interface YooList<T> {
+  type: 'list';
+  items: T[];
+  next_cursor?: string;
+}
+
 interface YooError {
   type: 'error';
   id?: string;
@@ -107,6 +119,12 @@ function failureOf(payment: YooPayment): FailureReason {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Where a lost charge is looked for: from shortly before it was asked for (clocks differ) to past YooKassa's 24 h idempotency window. */
+const FIND_FROM_MS = 10 * 60_000;
+const FIND_UNTIL_MS = 25 * 60 * 60_000;
+/** The longest page YooKassa gives. */
+const PAGE_LIMIT = 100;
 
 export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
   const apiUrl = (options.apiUrl ?? 'https://api.yookassa.ru/v3').replace(/\/+$/, '');
@@ -277,6 +295,29 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
     async retrieveCharge(providerPaymentId) {
       return chargeOf(await call<YooPayment>('GET', paymentPath(providerPaymentId)));
     },
+
+    async findCharge(chargeId, requestedAt) {
+      // YooKassa keeps no index of metadata for payments: the payments made around the request are read page by page.
+      const query = new URLSearchParams({
+        'created_at.gte': new Date(requestedAt.getTime() - FIND_FROM_MS).toISOString(),
+        'created_at.lte': new Date(requestedAt.getTime() + FIND_UNTIL_MS).toISOString(),
+        limit: String(PAGE_LIMIT),
+      });
+      for (;;) {
+        const page = await call<YooList<YooPayment>>('GET', `/payments?${query.toString()}`);
+        const found = page.items.find((payment) => payment.metadata?.kind === 'charge' && payment.metadata.charge_id === chargeId);
+        if (found) return chargeOf(found);
+        if (!page.next_cursor) return null;
+        query.set('cursor', page.next_cursor);
+      }
+    },
+
+    async closeMandate(providerMandateId) {
+      // The shop cannot cancel a payment the seller has not confirmed (YooKassa cancels only one
+      // waiting for capture, and lets a pending one expire by itself): it is answered as it stands,
+      // an authorised one released by mandateOf.
+      return mandateOf(await call<YooPayment>('GET', paymentPath(providerMandateId)));
+    },
   };
 
   return {
@@ -311,7 +352,7 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
     },
 
     async parseNotification(notification): Promise<ProviderEvent[]> {
-      let body: { type?: unknown; event?: unknown; object?: { id?: unknown } };
+      let body: { type?: unknown; event?: unknown; object?: { id?: unknown; payment_id?: unknown } };
       try {
         body = JSON.parse(notification.body.toString('utf8')) as typeof body;
       } catch {
@@ -321,6 +362,11 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
       const id = typeof body.object?.id === 'string' ? body.object.id : '';
       if (body.type !== 'notification' || !event || !id) throw new NotificationRejected('the body is not a YooKassa notification');
       const eventId = `${event}:${id}`;
+      // Only a payment of ours (or a refund of one) is worth an API call.
+      if (options.knows) {
+        const paymentId = event.startsWith('refund.') ? body.object?.payment_id : event.startsWith('payment.') ? id : undefined;
+        if (typeof paymentId !== 'string' || !(await options.knows(paymentId))) return [];
+      }
 
       if (event === 'payment.succeeded' || event === 'payment.canceled' || event === 'payment.waiting_for_capture') {
         const payment = await confirmed<YooPayment>(`/payments/${encodeURIComponent(id)}`);
@@ -348,7 +394,12 @@ export function yookassaProvider(options: YooKassaOptions): PaymentProvider {
       if (event === 'refund.succeeded') {
         const refund = await confirmed<YooRefund>(`/refunds/${encodeURIComponent(id)}`);
         if (refund.status !== 'succeeded') return [];
-        const remote = remoteOf(await confirmed<YooPayment>(`/payments/${encodeURIComponent(refund.payment_id)}`));
+        const payment = await confirmed<YooPayment>(`/payments/${encodeURIComponent(refund.payment_id)}`);
+        const remote = remoteOf(payment);
+        const kind = payment.metadata?.kind;
+        // A renewal's charge given back takes back its period; a mandate's hold is released, never refunded.
+        if (kind === 'charge') return [{ kind: 'charge_refunded', eventId, providerPaymentId: payment.id, refundedMinor: remote.refundedMinor }];
+        if (kind === 'mandate') return [];
         return [{ kind: 'refunded', eventId, providerPaymentId: remote.providerPaymentId, paymentId: remote.paymentId, refundedMinor: remote.refundedMinor }];
       }
       // payment_method.active belongs to saving a method without a payment, which we do not use.

@@ -2,12 +2,14 @@
 // official SDK is pointed at it unchanged: Bearer secret-key auth, form-encoded bodies with
 // bracketed keys, Idempotency-Key replays and conflicts, Stripe's error shapes and Request-Id,
 // Checkout Sessions in payment and subscription mode (create, retrieve with expand, list by
-// PaymentIntent), Subscriptions (retrieve, update: items, metadata, billing_cycle_anchor,
-// proration_behavior, cancel_at_period_end), Products, Invoices, and events signed the way Stripe
-// signs webhooks (t=…,v1=HMAC-SHA256). Tests drive what a customer, a card and Stripe's billing
-// engine would do — pay, settle an asynchronous payment, let a session expire, refund, renew a
-// subscription at its period's end (paid or declined), retry its invoice, end it — and get the
-// events to deliver as they like (once, twice, out of order, forged).
+// PaymentIntent, expire), Subscriptions (retrieve, update: items, metadata, billing_cycle_anchor,
+// proration_behavior, cancel_at_period_end; cancel now), Products, Invoices, and events signed the
+// way Stripe signs webhooks (t=…,v1=HMAC-SHA256); refunds, disputes, charges and Invoice Payments
+// live in stripe-money.ts, the objects' shapes in stripe-objects.ts. Tests drive what a customer,
+// a card, its issuer and Stripe's billing engine would do — pay, settle an asynchronous payment,
+// let a session expire, refund, dispute and decide it, renew a subscription at its period's end
+// (paid or declined), retry its invoice, end it — and get the events to deliver as they like
+// (once, twice, out of order, forged).
 //
 // Objects have the shapes of the API version it answers with (clover): a subscription's period
 // is on its item, an invoice names its subscription and that subscription's metadata snapshot
@@ -17,234 +19,37 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  API_VERSION,
+  INTERVALS,
+  addInterval,
+  clone,
+  invalid,
+  metadataAt,
+  missing,
+  noSuch,
+  now,
+  objectAt,
+  parseForm,
+  randomId,
+  textAt,
+  type Answer,
+  type Customer,
+  type Failure,
+  type Intent,
+  type Interval,
+  type Json,
+  type Product,
+  type StripeEvent,
+  type StripeInvoice,
+  type StripePrice,
+  type StripeRequest,
+  type StripeSession,
+  type StripeSubscription,
+} from './stripe-objects';
+import { stripeMoney } from './stripe-money';
 
-type Json = Record<string, unknown>;
-type Interval = 'day' | 'week' | 'month' | 'year';
-
-export interface StripeSession {
-  id: string;
-  object: 'checkout.session';
-  mode: string;
-  status: 'open' | 'complete' | 'expired';
-  payment_status: 'unpaid' | 'paid';
-  amount_total: number;
-  currency: string;
-  client_reference_id: string | null;
-  metadata: Record<string, string>;
-  success_url: string;
-  cancel_url: string;
-  url: string | null;
-  /** Payment mode: the PaymentIntent behind it; subscription mode: null (the invoices pay). */
-  payment_intent: string | null;
-  /** Subscription mode: the subscription it made, once complete. */
-  subscription: string | null;
-  customer: string | null;
-  customer_email: string | null;
-  locale: string | null;
-  created: number;
-  expires_at: number;
-  livemode: false;
-}
-
-interface Intent {
-  id: string;
-  object: 'payment_intent';
-  status: 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled';
-  amount: number;
-  currency: string;
-  metadata: Record<string, string>;
-  latest_charge: string | null;
-  livemode: false;
-}
-
-interface Charge {
-  id: string;
-  object: 'charge';
-  amount: number;
-  amount_refunded: number;
-  refunded: boolean;
-  currency: string;
-  payment_intent: string;
-  livemode: false;
-}
-
-interface Product {
-  id: string;
-  object: 'product';
-  active: boolean;
-  name: string;
-  metadata: Record<string, string>;
-  created: number;
-  livemode: false;
-}
-
-export interface StripePrice {
-  id: string;
-  object: 'price';
-  active: boolean;
-  currency: string;
-  unit_amount: number;
-  product: string;
-  recurring: { interval: Interval; interval_count: number; usage_type: 'licensed' } | null;
-  type: 'recurring' | 'one_time';
-  livemode: false;
-}
-
-interface Customer {
-  id: string;
-  object: 'customer';
-  email: string | null;
-  created: number;
-  metadata: Record<string, string>;
-  livemode: false;
-}
-
-export interface StripeSubscriptionItem {
-  id: string;
-  object: 'subscription_item';
-  created: number;
-  current_period_start: number;
-  current_period_end: number;
-  metadata: Record<string, string>;
-  price: StripePrice;
-  quantity: number;
-  subscription: string;
-}
-
-export interface StripeSubscription {
-  id: string;
-  object: 'subscription';
-  status: 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'canceled';
-  customer: string;
-  currency: string;
-  metadata: Record<string, string>;
-  items: { object: 'list'; data: StripeSubscriptionItem[]; has_more: false; total_count: number; url: string };
-  cancel_at: number | null;
-  cancel_at_period_end: boolean;
-  canceled_at: number | null;
-  ended_at: number | null;
-  billing_cycle_anchor: number;
-  collection_method: 'charge_automatically';
-  created: number;
-  start_date: number;
-  latest_invoice: string | null;
-  livemode: false;
-}
-
-export interface StripeInvoice {
-  id: string;
-  object: 'invoice';
-  status: 'open' | 'paid';
-  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
-  amount_due: number;
-  amount_paid: number;
-  amount_remaining: number;
-  attempt_count: number;
-  attempted: boolean;
-  next_payment_attempt: number | null;
-  collection_method: 'charge_automatically';
-  currency: string;
-  customer: string;
-  created: number;
-  period_start: number;
-  period_end: number;
-  subtotal: number;
-  total: number;
-  metadata: Record<string, string>;
-  parent: {
-    type: 'subscription_details';
-    quote_details: null;
-    subscription_details: { metadata: Record<string, string> | null; subscription: string };
-  };
-  lines: { object: 'list'; data: Json[]; has_more: false; total_count: number; url: string };
-  status_transitions: { finalized_at: number; paid_at: number | null };
-  livemode: false;
-}
-
-export interface StripeEvent {
-  id: string;
-  object: 'event';
-  api_version: string;
-  created: number;
-  type: string;
-  data: { object: Json; previous_attributes?: Json };
-  livemode: false;
-  pending_webhooks: number;
-  request: { id: string | null; idempotency_key: string | null };
-}
-
-/** A request as the stand-in received it: what the SDK sent, parsed as Stripe parses it. */
-export interface StripeRequest {
-  method: string;
-  path: string;
-  params: Json;
-  idempotencyKey: string | null;
-}
-
-interface Failure {
-  status: number;
-  type: string;
-  code?: string;
-  message: string;
-}
-
-/** What an endpoint answers: a status and a body, or a Stripe error. */
-type Answer = { status: number; body: unknown } | { status: number; error: Omit<Failure, 'status'> & { param?: string } };
-
-const API_VERSION = '2025-10-29.clover';
-const INTERVALS: readonly string[] = ['day', 'week', 'month', 'year'];
-const now = () => Math.floor(Date.now() / 1000);
-const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-const clone = <T>(value: T): T => structuredClone(value);
-
-/** `a[b][0][c]=1` → { a: { b: [{ c: '1' }] } }, as Stripe reads form bodies. */
-function parseForm(body: string): Json {
-  const root: Json = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    const path = key.split(/\[|\]\[|\]/).filter((part) => part !== '');
-    let node: Json | unknown[] = root;
-    path.forEach((part, index) => {
-      const last = index === path.length - 1;
-      const nextIsIndex = !last && /^\d+$/.test(path[index + 1]!);
-      const slot = Array.isArray(node) ? Number(part) : part;
-      const container = node as Record<string | number, unknown>;
-      if (last) container[slot] = value;
-      else {
-        container[slot] ??= nextIsIndex ? [] : {};
-        node = container[slot] as Json | unknown[];
-      }
-    });
-  }
-  return root;
-}
-
-const objectAt = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
-const textAt = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const metadataAt = (value: unknown): Record<string, string> => {
-  const given = objectAt(value) ?? {};
-  return Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-};
-
-/** The same moment an interval later, as Stripe bills (the 31st of a month → the last day of a shorter one). */
-function addInterval(seconds: number, interval: Interval): number {
-  const date = new Date(seconds * 1000);
-  if (interval === 'day') return seconds + 24 * 60 * 60;
-  if (interval === 'week') return seconds + 7 * 24 * 60 * 60;
-  const day = date.getUTCDate();
-  date.setUTCDate(1);
-  if (interval === 'month') date.setUTCMonth(date.getUTCMonth() + 1);
-  else date.setUTCFullYear(date.getUTCFullYear() + 1);
-  const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
-  date.setUTCDate(Math.min(day, last));
-  return Math.floor(date.getTime() / 1000);
-}
-
-const missing = (param: string): Answer => ({ status: 400, error: { type: 'invalid_request_error', code: 'parameter_missing', param, message: `Missing required param: ${param}.` } });
-const invalid = (param: string, message: string, code = 'parameter_invalid_string'): Answer => ({ status: 400, error: { type: 'invalid_request_error', code, param, message } });
-const noSuch = (kind: string, id: string, param = 'id'): Answer => ({
-  status: 404,
-  error: { type: 'invalid_request_error', code: 'resource_missing', param, message: `No such ${kind}: '${id}'` },
-});
+export type { StripeEvent, StripeInvoice, StripePrice, StripeRequest, StripeSession, StripeSubscription, StripeSubscriptionItem } from './stripe-objects';
 
 export async function startFakeStripe(options: { secretKey?: string; webhookSecret?: string; webhookUrl?: string; port?: number } = {}) {
   const secretKey = options.secretKey ?? `sk_test_${crypto.randomBytes(12).toString('hex')}`;
@@ -253,7 +58,6 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   /** What a subscription-mode session will subscribe to: its price and the subscription's metadata. */
   const sessionPlans = new Map<string, { currency: string; unitAmount: number; productName: string; interval: Interval; metadata: Record<string, string> }>();
   const intents = new Map<string, Intent>();
-  const charges = new Map<string, Charge>();
   const products = new Map<string, Product>();
   const customers = new Map<string, Customer>();
   const subscriptions = new Map<string, StripeSubscription>();
@@ -281,7 +85,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
   const expanded = (session: StripeSession, expand: string[]): Json => {
     if (!session.payment_intent || !expand.some((path) => path.startsWith('payment_intent'))) return { ...session };
     const intent = intents.get(session.payment_intent)!;
-    const charge = intent.latest_charge && expand.includes('payment_intent.latest_charge') ? charges.get(intent.latest_charge) : null;
+    const charge = expand.includes('payment_intent.latest_charge') ? money.chargeOfIntent(intent) : null;
     return { ...session, payment_intent: { ...intent, latest_charge: charge ?? intent.latest_charge } };
   };
 
@@ -304,6 +108,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     if (options.webhookUrl) delivering = delivering.then(() => deliver(made));
     return made;
   };
+  const money = stripeMoney({ sessions, intents, invoices, event, time });
 
   /** The event as Stripe POSTs it: its JSON and a Stripe-Signature over `${t}.${payload}`. */
   const signed = (made: StripeEvent, signing: { secret?: string; timestamp?: number } = {}) => {
@@ -356,10 +161,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     const currency = textAt(priceData?.currency)!;
     let intentId: string | null = null;
     if (mode === 'payment') {
-      const intentMetadata = metadataAt(objectAt(params.payment_intent_data)?.metadata);
-      const intent: Intent = { id: randomId('pi_'), object: 'payment_intent', status: 'requires_payment_method', amount, currency, metadata: intentMetadata, latest_charge: null, livemode: false };
-      intents.set(intent.id, intent);
-      intentId = intent.id;
+      intentId = money.newIntent(amount, currency, metadataAt(objectAt(params.payment_intent_data)?.metadata)).id;
     }
     const id = `cs_test_${crypto.randomBytes(24).toString('base64url').replace(/[-_]/g, 'a')}`;
     const session: StripeSession = {
@@ -489,6 +291,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       livemode: false,
     };
     invoices.set(id, made);
+    money.invoiceOpened(made);
     subscription.latest_invoice = id;
     return made;
   };
@@ -513,6 +316,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     made.amount_remaining = 0;
     made.next_payment_attempt = null;
     made.status_transitions.paid_at = time();
+    money.invoicePaid(made);
     changed.push(event('invoice.paid', made));
     if (before !== 'active') {
       subscription.status = 'active';
@@ -606,7 +410,18 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     return { status: 200, body: subscription };
   };
 
+  /** The subscription ends now (cancelled by a request or from the dashboard, or at the period end it was set to end at). */
+  const endNow = (subscription: StripeSubscription, request?: { id: string; idempotency_key: string | null }) => {
+    const before = subscription.status;
+    subscription.status = 'canceled';
+    subscription.ended_at = time();
+    subscription.canceled_at ??= time();
+    return [event('customer.subscription.deleted', subscription, { status: before }, request)];
+  };
+
   const route = (method: string, path: string, params: Json, query: Json, request: { id: string; idempotency_key: string | null }): Answer => {
+    const handled = money.route(method, path, params, query, request);
+    if (handled) return handled;
     const expand = ((query.expand as string[] | undefined) ?? []).map(String);
     if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
     if (method === 'GET' && path === '/v1/checkout/sessions') {
@@ -626,6 +441,12 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       if (!found) return noSuch('subscription', subscription[1]!);
       if (method === 'GET') return { status: 200, body: found };
       if (method === 'POST') return updateSubscription(found, params, request);
+      // Cancelling now: one already ended is, to this endpoint, no longer there.
+      if (method === 'DELETE') {
+        if (found.status === 'canceled') return noSuch('subscription', found.id);
+        endNow(found, request);
+        return { status: 200, body: found };
+      }
     }
     if (method === 'POST' && path === '/v1/products') return createProduct(params);
     const product = /^\/v1\/products\/([^/]+)$/.exec(path);
@@ -731,11 +552,6 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     if (!subscription) throw new Error(`no subscription ${id}`);
     return subscription;
   };
-  const charge = (intent: Intent) => {
-    const made: Charge = { id: randomId('ch_'), object: 'charge', amount: intent.amount, amount_refunded: 0, refunded: false, currency: intent.currency, payment_intent: intent.id, livemode: false };
-    charges.set(made.id, made);
-    intent.latest_charge = made.id;
-  };
 
   const control = {
     /** The customer pays: the session completes, paid at once or (asynchronous methods) later. */
@@ -747,9 +563,8 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       if (how.async) {
         intent.status = 'processing';
       } else {
-        intent.status = 'succeeded';
         session.payment_status = 'paid';
-        charge(intent);
+        money.chargeIntent(intent);
       }
       return [event('checkout.session.completed', { ...session })];
     },
@@ -758,9 +573,8 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       const session = sessionOf(id);
       const intent = intentOf(session);
       if (succeeded) {
-        intent.status = 'succeeded';
         session.payment_status = 'paid';
-        charge(intent);
+        money.chargeIntent(intent);
         return [event('checkout.session.async_payment_succeeded', { ...session })];
       }
       intent.status = 'requires_payment_method';
@@ -768,20 +582,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     },
     /** The session's time runs out unpaid. */
     expire(id: string): StripeEvent[] {
-      const session = sessionOf(id);
-      session.status = 'expired';
-      session.url = null;
-      if (session.payment_intent) intentOf(session).status = 'canceled';
-      return [event('checkout.session.expired', { ...session })];
-    },
-    /** A refund from the dashboard: all of what is left, or `amountMinor`. */
-    refund(id: string, amountMinor?: number): StripeEvent[] {
-      const intent = intentOf(sessionOf(id));
-      const paid = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
-      if (!paid) throw new Error(`session ${id} has no charge to refund`);
-      paid.amount_refunded = Math.min(paid.amount, paid.amount_refunded + (amountMinor ?? paid.amount - paid.amount_refunded));
-      paid.refunded = paid.amount_refunded === paid.amount;
-      return [event('charge.refunded', { ...paid })];
+      return money.expire(sessionOf(id)).events;
     },
 
     /**
@@ -846,6 +647,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
       first.amount_paid = first.amount_due;
       first.amount_remaining = 0;
       first.status_transitions.paid_at = time();
+      money.invoicePaid(first);
       made.push(event('customer.subscription.created', subscription));
       made.push(event('invoice.finalized', first));
       made.push(event('invoice.paid', first));
@@ -897,12 +699,7 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
 
     /** The subscription ends now (cancelled from the dashboard, or at the period end it was set to end at). */
     end(subscriptionId: string): StripeEvent[] {
-      const subscription = subscriptionOf(subscriptionId);
-      const before = subscription.status;
-      subscription.status = 'canceled';
-      subscription.ended_at = time();
-      subscription.canceled_at ??= time();
-      return [event('customer.subscription.deleted', subscription, { status: before })];
+      return endNow(subscriptionOf(subscriptionId));
     },
 
     /** Moves Stripe's clock on by `seconds` (events made afterwards are created later). */
@@ -918,12 +715,18 @@ export async function startFakeStripe(options: { secretKey?: string; webhookSecr
     sessions: sessions as ReadonlyMap<string, StripeSession>,
     subscriptions: subscriptions as ReadonlyMap<string, StripeSubscription>,
     invoices: invoices as ReadonlyMap<string, StripeInvoice>,
+    /** The money behind payments and invoices: charges, refunds, disputes, invoice payments. */
+    charges: money.charges,
+    refunds: money.refunds,
+    disputes: money.disputes,
+    invoicePayments: money.invoicePayments,
     /** Every event made, in order (those of API requests too, e.g. customer.subscription.updated on cancelling). */
     events: events as readonly StripeEvent[],
     /** Every API request received, in order. */
     requests: requests as readonly StripeRequest[],
     deliveries,
     ...control,
+    ...money.control,
     signed,
     /** The next `count` API requests answer this error. */
     failNext(count: number, failure: Failure) {

@@ -13,6 +13,10 @@
 // it. Two-stage payments (`capture: false`) wait for capture after the payer confirms and are
 // captured or cancelled through /payments/{id}/capture and /cancel. A withdrawn method reads as
 // `saved: false` on the payment that saved it (YooKassa sends no notification for that).
+//
+// Lists too: GET /payments filtered by created_at (gte, gt, lte, lt), newest first, `limit`
+// (1–100) per page and `next_cursor` to the next; every API request is recorded, so a test can
+// tell that none was made.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,6 +72,14 @@ const yooId = () => {
   const hex = crypto.randomBytes(16).toString('hex');
   return `${hex.slice(0, 8)}-000f-5000-${hex.slice(12, 16)}-${hex.slice(16, 28)}`;
 };
+/** A request as the stand-in received it. */
+export interface YooKassaRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+}
+
+const CREATED_FILTERS = ['created_at.gte', 'created_at.gt', 'created_at.lte', 'created_at.lt'] as const;
 const toMinor = (amount: Amount) => Math.round(Number(amount.value) * 100);
 const fromMinor = (minor: number) => (minor / 100).toFixed(2);
 
@@ -80,6 +92,7 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
   const confirmed = new Map<string, YooKassaPayment>();
   const autopayments = new Map<string, YooKassaAutopayment>();
   const refunds = new Map<string, Refund>();
+  const requests: YooKassaRequest[] = [];
   const keys = new Map<string, { body: string; status: number; answer: string }>();
   const failures: { status: number; code: string; description: string }[] = [];
   const processing: number[] = [];
@@ -210,10 +223,54 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
     const payment = payments.get(String(body.payment_id));
     if (!payment) return error(response, 400, 'invalid_request', 'Payment not found', 'payment_id');
     if (!validAmount(body.amount)) return error(response, 400, 'invalid_request', 'Invalid amount value', 'amount');
+    if (!payment.refundable) return error(response, 400, 'invalid_request', `Payment ${payment.id} can't be refunded`, 'payment_id');
+    const left = toMinor(payment.amount) - (payment.refunded_amount ? toMinor(payment.refunded_amount) : 0);
+    if (toMinor(body.amount) > left) return error(response, 400, 'invalid_request', 'Refund amount exceeds the amount left to refund', 'amount');
     return send(response, 200, refund(payment, toMinor(body.amount)).object);
   };
 
+  /** GET /payments: newest first, filtered by when they were made, a page at a time. */
+  const listPayments = (url: URL, response: http.ServerResponse) => {
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return error(response, 400, 'invalid_request', 'Invalid limit value: must be from 1 to 100', 'limit');
+    const bounds: Partial<Record<(typeof CREATED_FILTERS)[number], number>> = {};
+    for (const name of CREATED_FILTERS) {
+      const given = url.searchParams.get(name);
+      if (given === null) continue;
+      const at = Date.parse(given);
+      if (!/^\d{4}-\d{2}-\d{2}T/.test(given) || Number.isNaN(at)) return error(response, 400, 'invalid_request', `Invalid ${name} value: ISO 8601 expected`, name);
+      bounds[name] = at;
+    }
+    const made = (payment: YooKassaAutopayment) => Date.parse(payment.created_at);
+    const matching = [...payments.values()]
+      .filter((payment) => {
+        const at = made(payment);
+        return (
+          (bounds['created_at.gte'] === undefined || at >= bounds['created_at.gte']) &&
+          (bounds['created_at.gt'] === undefined || at > bounds['created_at.gt']) &&
+          (bounds['created_at.lte'] === undefined || at <= bounds['created_at.lte']) &&
+          (bounds['created_at.lt'] === undefined || at < bounds['created_at.lt'])
+        );
+      })
+      .reverse()
+      .sort((a, b) => made(b) - made(a));
+    // The cursor names the last payment of the page before; an unknown one is refused.
+    const cursor = url.searchParams.get('cursor');
+    let from = 0;
+    if (cursor !== null) {
+      const after = Buffer.from(cursor, 'base64url').toString('utf8');
+      const index = matching.findIndex((payment) => payment.id === after);
+      if (index < 0) return error(response, 400, 'invalid_request', 'Invalid cursor value', 'cursor');
+      from = index + 1;
+    }
+    const items = matching.slice(from, from + limit);
+    const more = from + limit < matching.length;
+    return send(response, 200, { type: 'list', items, ...(more ? { next_cursor: Buffer.from(items.at(-1)!.id).toString('base64url') } : {}) });
+  };
+
   const api = (request: http.IncomingMessage, raw: string, response: http.ServerResponse) => {
+    const asked = new URL(request.url ?? '/', 'http://yookassa.local');
+    requests.push({ method: request.method ?? 'GET', path: asked.pathname, query: Object.fromEntries(asked.searchParams) });
     const expected = `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
     if (request.headers.authorization !== expected) {
       return error(response, 401, 'invalid_credentials', 'Authentication by given credentials failed');
@@ -252,6 +309,7 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
       const step = /^\/v3\/payments\/([^/]+)\/(capture|cancel)$/.exec(url.pathname);
       if (step) return settleTwoStage(decodeURIComponent(step[1]!), step[2] as 'capture' | 'cancel', response);
     }
+    if (request.method === 'GET' && url.pathname === '/v3/payments') return listPayments(url, response);
     const one = /^\/v3\/(payments|refunds)\/([^/]+)$/.exec(url.pathname);
     if (request.method === 'GET' && one) {
       const found = one[1] === 'payments' ? payments.get(decodeURIComponent(one[2]!)) : refunds.get(decodeURIComponent(one[2]!));
@@ -370,6 +428,10 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
     refund(id: string, amountMinor?: number) {
       return refund(paymentOf(id), amountMinor);
     },
+    /** Moves when a payment was made (as if it had been made then), for lists filtered by time. */
+    setCreatedAt(id: string, at: Date) {
+      paymentOf(id).created_at = at.toISOString();
+    },
   };
 
   return {
@@ -382,6 +444,8 @@ export async function startFakeYooKassa(options: { shopId?: string; secretKey?: 
     /** Payments made by a saved method (renewals), by id. */
     autopayments: autopayments as ReadonlyMap<string, YooKassaAutopayment>,
     deliveries,
+    /** Every API request received, in order (the confirmation page's are not API requests). */
+    requests: requests as readonly YooKassaRequest[],
     /** Every notification made so far, oldest first (the last about a payment: `lastNotification`). */
     sent: sent as readonly Notification[],
     lastNotification(paymentId: string): Notification | undefined {
