@@ -94,6 +94,15 @@ export const billingPlugin = fp(
           shopId: config.yookassa.shopId,
           secretKey: config.yookassa.secretKey,
           apiUrl: config.yookassa.apiUrl,
+          // A notification naming a payment we never made is answered without asking YooKassa.
+          knows: async (providerPaymentId) => {
+            const found = await db.execute(sql`
+              SELECT 1 FROM payments WHERE provider = 'yookassa' AND provider_payment_id = ${providerPaymentId}
+              UNION ALL SELECT 1 FROM mandates WHERE provider = 'yookassa' AND provider_mandate_id = ${providerPaymentId}
+              UNION ALL SELECT 1 FROM subscription_charges WHERE provider_payment_id = ${providerPaymentId}
+              LIMIT 1`);
+            return (found as unknown as { rows: unknown[] }).rows.length > 0;
+          },
         })
       : config.paymentsSandbox
         ? theSandbox()

@@ -80,7 +80,7 @@ describe('a production start with only the card provider’s keys', () => {
         payload: { token_amount: 3000, currency: 'USD', pm_id: 'card_ru', payment_provider: 'localpay', country: 'RU' },
       });
       expect(answer.statusCode).toBe(503);
-      expect(answer.json()).toMatchObject({ code: 'PAYMENT_UNAVAILABLE' });
+      expect(answer.json()).toMatchObject({ code: 503, error: 'PAYMENT_UNAVAILABLE' });
       expect(answer.json().message).toContain(words);
     }
     const after = (await t.app.inject({ method: 'GET', url: '/api/v1/tokens/balance', headers: auth() })).json().data.total_tokens as number;
@@ -95,7 +95,7 @@ describe('a production start with only the card provider’s keys', () => {
       payload: { reference: 'pavel-mandate', payment_method: 'sberpay_ru', terminal_type: 'web' },
     });
     expect(mandate.statusCode).toBe(503);
-    expect(mandate.json().code).toBe('PAYMENT_UNAVAILABLE');
+    expect(mandate.json().error).toBe('PAYMENT_UNAVAILABLE');
   });
 
   it('has no sandbox pages and no sandbox webhook', async () => {
@@ -131,7 +131,7 @@ describe('a start with no provider at all', () => {
     const seller = await signedInSeller(t, 'rita');
     const plan = await t.app.inject({ method: 'POST', url: '/api/v1/subscription/create', headers: { authorization: `Bearer ${seller.token}` }, payload: { plan_id: 1 } });
     expect(plan.statusCode).toBe(503);
-    expect(plan.json().code).toBe('PAYMENT_UNAVAILABLE');
+    expect(plan.json().error).toBe('PAYMENT_UNAVAILABLE');
   });
 });
 
