@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { signedInSeller } from '../support/sellers';
+import { signIn, signedInSeller } from '../support/sellers';
+import { stopClockAt } from '../support/clock';
 import { customerOf } from '../support/customers';
 import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { startFakeYooKassa, type YooKassaAutopayment, type YooKassaPayment } from '../support/fakes/yookassa';
 import { mandates, subscriptionCharges, subscriptions } from '../../server/db/schema';
-import { periodEnd } from '../../server/billing/subscriptions';
 import { ProviderRefused } from '../../server/billing/provider';
-import { VERIFICATION_HOLD_MINOR, yookassaProvider } from '../../server/billing/providers/yookassa';
+import { yookassaProvider } from '../../server/billing/providers/yookassa';
 
 type FakeYooKassa = Awaited<ReturnType<typeof startFakeYooKassa>>;
 type Notified = NonNullable<ReturnType<FakeYooKassa['lastNotification']>>;
@@ -51,6 +51,11 @@ async function balance(name: string): Promise<number> {
 }
 
 const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
+
+/** A new session at the clock's time, for a seller whose first one a moved clock left behind. */
+async function signInNow(name: string) {
+  sellers[name]!.token = await signIn(t, name);
+}
 
 /** Posts a notification to our webhook as YooKassa would: the JSON body, unsigned. */
 async function deliver(notified: Notified | undefined) {
@@ -88,7 +93,7 @@ async function onPage(payment: YooKassaPayment, action: 'pay' | 'decline') {
 async function startMandate(name: string) {
   const customer = customerOf(`${name}-shop`, name);
   expect((await api(name, 'POST', '/api/v1/localpay/customers', customer)).statusCode).toBe(200);
-  const created = await api(name, 'POST', '/api/v1/localpay/mandates', { reference: `${name}-card-${Date.now()}`, payment_method: 'card_ru', terminal_type: 'web' });
+  const created = await api(name, 'POST', '/api/v1/localpay/mandates', { reference: `${name}-card-${crypto.randomUUID()}`, payment_method: 'card_ru', terminal_type: 'web' });
   expect(created.statusCode, created.body).toBe(200);
   const mandate = created.json().data as { id: string; status: string; redirect_url: string };
   expect(mandate.status).toBe('pending');
@@ -115,7 +120,7 @@ async function authorise(name: string) {
 
 async function subscribe(name: string, planId = 1) {
   const authorised = await authorise(name);
-  const answer = await api(name, 'POST', '/api/v1/localpay/subscriptions', { plan_id: planId, mandate_id: authorised.mandateId, reference: `${name}-sub-${Date.now()}` });
+  const answer = await api(name, 'POST', '/api/v1/localpay/subscriptions', { plan_id: planId, mandate_id: authorised.mandateId, reference: `${name}-sub-${crypto.randomUUID()}` });
   expect(answer.statusCode, answer.body).toBe(200);
   return { ...authorised, subscription: answer.json().data as { id: string; status: string; current_period_end: string; plan: { id: number; tokens: number } } };
 }
@@ -124,8 +129,8 @@ describe('mandates through YooKassa autopayments', () => {
   it('authorises with a verification hold that is released, and is trusted only as the API reads it', async () => {
     const before = await balance('alina');
     const { mandateId, payment } = await startMandate('alina');
-    // A payment that saves the method, for a small hold never captured, tagged as ours.
-    expect(payment).toMatchObject({ status: 'pending', amount: { value: (VERIFICATION_HOLD_MINOR / 100).toFixed(2), currency: 'RUB' }, payment_method: { type: 'bank_card', saved: false } });
+    // A payment that saves the method, for a small hold never captured (one rouble), tagged as ours.
+    expect(payment).toMatchObject({ status: 'pending', amount: { value: '1.00', currency: 'RUB' }, payment_method: { type: 'bank_card', saved: false } });
     expect(payment.metadata).toEqual({ mandate_id: mandateId, user_id: sellers.alina!.id, kind: 'mandate' });
     expect((await mandateView('alina', mandateId))?.status).toBe('pending');
 
@@ -187,7 +192,8 @@ describe('subscriptions charged by the saved method', () => {
     expect(remote).toMatchObject({
       id: charge!.providerPaymentId,
       status: 'succeeded',
-      amount: { value: (charge!.amountMinor / 100).toFixed(2), currency: 'RUB' },
+      // Starter's $9.99 at 95 ₽ to the dollar, in whole roubles.
+      amount: { value: '949.00', currency: 'RUB' },
       payment_method: { id: methodId, saved: true },
       metadata: { charge_id: charge!.id, kind: 'charge' },
     });
@@ -204,23 +210,36 @@ describe('subscriptions charged by the saved method', () => {
     await expectBalanced('alina');
   });
 
-  it('renews at the period end, charged exactly once however many jobs run at once', async () => {
+  it('renews 31 December’s month on 31 January into one ending 29 February (a leap year), charged exactly once however many jobs run at once', async () => {
+    stopClockAt('2027-12-31T10:00:00.000Z');
+    await signInNow('clara');
     const { subscription } = await subscribe('clara', 1);
-    const end = new Date(subscription.current_period_end);
+    expect(subscription.current_period_end).toBe('2028-01-31T10:00:00.000Z');
     const spendable = await balance('clara');
-    const at = new Date(end.getTime() + 60_000);
+    const at = stopClockAt('2028-01-31T10:01:00.000Z');
+    await signInNow('clara');
     await Promise.all([t.app.billing.subscriptions.run(at), t.app.billing.subscriptions.run(at)]);
     const renewed = await subscriptionRow(subscription.id);
     expect(renewed).toMatchObject({ status: 'active', attempts: 0 });
-    expect(renewed.currentPeriodStart!.toISOString()).toBe(end.toISOString());
-    expect(renewed.currentPeriodEnd!.toISOString()).toBe(periodEnd(end, 'month').toISOString());
+    expect(renewed.currentPeriodStart!.toISOString()).toBe('2028-01-31T10:00:00.000Z');
+    expect(renewed.currentPeriodEnd!.toISOString()).toBe('2028-02-29T10:00:00.000Z');
+    expect((await api('clara', 'GET', '/api/v1/subscription/my')).json().data).toMatchObject({ status: 'active', current_period_end: '2028-02-29T10:00:00.000Z' });
+    const periods = (await chargesOf(subscription.id)).map((charge) => [charge.status, charge.periodStart.toISOString(), charge.periodEnd.toISOString()]);
+    expect(periods.sort()).toEqual([
+      ['completed', '2027-12-31T10:00:00.000Z', '2028-01-31T10:00:00.000Z'],
+      ['completed', '2028-01-31T10:00:00.000Z', '2028-02-29T10:00:00.000Z'],
+    ]);
     const remote = await remoteChargesOf(subscription.id);
-    expect(remote.map((payment) => payment.status)).toEqual(['succeeded', 'succeeded']);
+    expect(remote.map((payment) => [payment.status, payment.amount.value])).toEqual([
+      ['succeeded', '949.00'],
+      ['succeeded', '949.00'],
+    ]);
     // Running again at the same time charges nothing more.
     await t.app.billing.subscriptions.run(at);
     expect(await remoteChargesOf(subscription.id)).toHaveLength(2);
-    // The old period's 200 lapsed and the new period's 200 came: the same balance.
+    // The old period's 200 lapsed and the new period's 200 came: the same balance, lapsing at the new end.
     expect(await balance('clara')).toBe(spendable);
+    expect((await api('clara', 'GET', '/api/v1/tokens/balance')).json().data).toMatchObject({ expires_at: '2028-02-29T10:00:00.000Z', expiring_tokens: 200 });
     await expectBalanced('clara');
   });
 
@@ -295,7 +314,8 @@ describe('subscriptions charged by the saved method', () => {
     const upgrade = (await chargesOf(subscription.id)).find((charge) => charge.planId === 3)!;
     const remote = (await remoteChargesOf(subscription.id)).filter((payment) => payment.metadata.charge_id === upgrade.id);
     expect(remote).toHaveLength(1);
-    expect(remote[0]).toMatchObject({ status: 'succeeded', amount: { value: (upgrade.amountMinor / 100).toFixed(2) } });
+    // Business's $69.99 at 95 ₽ to the dollar, in whole roubles.
+    expect(remote[0]).toMatchObject({ status: 'succeeded', amount: { value: '6649.00', currency: 'RUB' } });
     // Asked again: the same plan is refused and nothing more is charged.
     const repeat = await api('fedor', 'PUT', `/api/v1/localpay/subscriptions/${subscription.id}`, { plan_id: 3 });
     expect(repeat.json().error).toBe('ALREADY_SUBSCRIBED');

@@ -3,17 +3,18 @@
 // provider's checkout, renewals that succeed, fail, recover and give up, cancelling at the
 // period's end, upgrades, revoked mandates, notifications replayed and forged, period tokens that
 // lapse, and a charge racing a renewal and an expiry — time moved by the jobs' `at`, never waited.
+// Periods are checked against the calendar: the clock stopped on days whose next month or year is
+// shorter (31 January, 31 December, 29 February), and the dates they end on written out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { signedInSeller } from '../support/sellers';
+import { signIn, signedInSeller } from '../support/sellers';
 import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { waitForSubject } from '../support/outbox';
 import { customerOf } from '../support/customers';
+import { stopClockAt } from '../support/clock';
+import { postToSandboxWebhook, signedSandboxNotification, withForgedSignature } from '../support/sandbox';
 import { ledger, mandates, subscriptionCharges, subscriptions, tokenLots } from '../../server/db/schema';
-import { SANDBOX_WEBHOOK_PATH } from '../../server/plugins/billing';
-import { SANDBOX_SIGNATURE_HEADER } from '../../server/billing/providers/sandbox';
-import { periodEnd } from '../../server/billing/subscriptions';
 
 let t: TestApp;
 const sellers: Record<string, { token: string; id: string }> = {};
@@ -21,7 +22,8 @@ const DAY = 24 * 60 * 60_000;
 
 beforeAll(async () => {
   t = await createTestApp({ SANDBOX_NOTIFY_DELAY_MS: '30', PUBLIC_URL: 'http://shop.test' });
-  for (const name of ['sonya', 'timur', 'ulrich', 'vera', 'wanda', 'xenia', 'yakov', 'zoltan', 'arkady', 'bogdana', 'stella']) {
+  const names = ['sonya', 'timur', 'ulrich', 'vera', 'wanda', 'xenia', 'yakov', 'zoltan', 'arkady', 'bogdana', 'stella', 'heidi', 'carla', 'dora', 'emil', 'fanny', 'gustav'];
+  for (const name of names) {
     sellers[name] = await signedInSeller(t, name);
   }
 });
@@ -39,12 +41,17 @@ async function wallet(name: string) {
 
 const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
 
+/** A new session at the clock's time, for a seller whose first one a moved clock left behind. */
+async function signInNow(name: string) {
+  sellers[name]!.token = await signIn(t, name);
+}
+
 const customer = customerOf('shop-1', 'Sonya');
 
 /** The local checkout as the page walks it: customer, a mandate authorised on the sandbox's page, then the subscription. */
 async function authoriseMandate(name: string, method = 'sberpay_ru') {
   expect((await api(name, 'POST', '/api/v1/localpay/customers', { ...customer, reference: `${name}-shop` })).statusCode).toBe(200);
-  const created = await api(name, 'POST', '/api/v1/localpay/mandates', { reference: `${name}-${method}-${Date.now()}`, payment_method: method, terminal_type: 'web' });
+  const created = await api(name, 'POST', '/api/v1/localpay/mandates', { reference: `${name}-${method}-${crypto.randomUUID()}`, payment_method: method, terminal_type: 'web' });
   expect(created.statusCode, created.body).toBe(200);
   const mandate = created.json().data as { id: string; status: string; redirect_url: string };
   expect(mandate.status).toBe('pending');
@@ -59,7 +66,7 @@ async function authoriseMandate(name: string, method = 'sberpay_ru') {
 
 async function subscribeLocal(name: string, planId = 1, interval = 'month') {
   const mandateId = await authoriseMandate(name);
-  const answer = await api(name, 'POST', '/api/v1/localpay/subscriptions', { plan_id: planId, mandate_id: mandateId, reference: `${name}-sub-${Date.now()}`, interval });
+  const answer = await api(name, 'POST', '/api/v1/localpay/subscriptions', { plan_id: planId, mandate_id: mandateId, reference: `${name}-sub-${crypto.randomUUID()}`, interval });
   expect(answer.statusCode, answer.body).toBe(200);
   return { mandateId, subscription: answer.json().data as { id: string; status: string; current_period_end: string; plan: { id: number; tokens: number } } };
 }
@@ -138,27 +145,41 @@ describe('the local provider', () => {
     expect(failed.status).toBe('failed');
   });
 
-  it('renews at the period end once, however many times the job runs at once; the old period’s tokens lapse', async () => {
+  it('renews 31 December’s month on 31 January into one ending 29 February (a leap year), once however many jobs run at once; the old tokens lapse', async () => {
+    stopClockAt('2027-12-31T10:00:00.000Z');
+    await signInNow('ulrich');
     const { subscription } = await subscribeLocal('ulrich', 1);
-    const end = new Date(subscription.current_period_end);
+    expect(subscription.current_period_end).toBe('2028-01-31T10:00:00.000Z');
     const spendable = (await wallet('ulrich')).total_tokens;
-    const at = new Date(end.getTime() + 60_000);
+    const at = stopClockAt('2028-01-31T10:01:00.000Z');
+    await signInNow('ulrich');
     await Promise.all([t.app.billing.subscriptions.run(at), t.app.billing.subscriptions.run(at), t.app.billing.subscriptions.run(at)]);
     const renewed = await row(subscription.id);
     expect(renewed.status).toBe('active');
-    expect(renewed.currentPeriodStart!.toISOString()).toBe(end.toISOString());
-    expect(renewed.currentPeriodEnd!.toISOString()).toBe(periodEnd(end, 'month').toISOString());
-    const charges = await chargesOf(subscription.id);
-    expect(charges.filter((charge) => charge.status === 'completed')).toHaveLength(2);
+    expect(renewed.currentPeriodStart!.toISOString()).toBe('2028-01-31T10:00:00.000Z');
+    expect(renewed.currentPeriodEnd!.toISOString()).toBe('2028-02-29T10:00:00.000Z');
+    expect((await api('ulrich', 'GET', '/api/v1/subscription/my')).json().data).toMatchObject({ status: 'active', current_period_end: '2028-02-29T10:00:00.000Z' });
+    const charges = (await chargesOf(subscription.id)).map((charge) => [charge.status, charge.periodStart.toISOString(), charge.periodEnd.toISOString()]);
+    expect(charges.sort()).toEqual([
+      ['completed', '2027-12-31T10:00:00.000Z', '2028-01-31T10:00:00.000Z'],
+      ['completed', '2028-01-31T10:00:00.000Z', '2028-02-29T10:00:00.000Z'],
+    ]);
     // 200 old tokens lapsed, 200 new ones credited: the balance is what it was.
     const after = await wallet('ulrich');
-    expect(after.total_tokens).toBe(spendable);
-    expect(after.expires_at).toBe(renewed.currentPeriodEnd!.toISOString());
+    expect(after).toEqual({ total_tokens: spendable, expires_at: '2028-02-29T10:00:00.000Z', expiring_tokens: 200 });
     const lapsed = await t.app.database.db.select().from(ledger).where(and(eq(ledger.userId, sellers.ulrich!.id), eq(ledger.type, 'expiry')));
     expect(lapsed.map((entry) => entry.amount)).toEqual([-200]);
     await expectBalanced('ulrich');
-    const history = (await api('ulrich', 'GET', '/api/v1/tokens/history')).json().data as { type: string; expires_at: string | null }[];
-    expect(history.map((entry) => entry.type)).toEqual(expect.arrayContaining(['subscription', 'expiry']));
+    const history = (await api('ulrich', 'GET', '/api/v1/tokens/history')).json().data as { type: string; amount: number; expires_at: string | null }[];
+    const moves = history.filter((entry) => entry.type !== 'sign_up_bonus').map(({ type, amount, expires_at }) => ({ type, amount, expires_at }));
+    expect(moves).toHaveLength(3);
+    expect(moves).toEqual(
+      expect.arrayContaining([
+        { type: 'subscription', amount: 200, expires_at: '2028-01-31T10:00:00.000Z' },
+        { type: 'subscription', amount: 200, expires_at: '2028-02-29T10:00:00.000Z' },
+        { type: 'expiry', amount: -200, expires_at: null },
+      ]),
+    );
   });
 
   it('a refused renewal goes past_due, retries, and recovers when the method pays again', async () => {
@@ -273,14 +294,48 @@ describe('the local provider', () => {
   });
 
   it('refuses forged notifications and applies a replayed one once', async () => {
-    const forged = await t.app.inject({
-      method: 'POST',
-      url: SANDBOX_WEBHOOK_PATH,
-      payload: JSON.stringify({ id: 'evt_forged', type: 'mandate.active', created: 0, data: { checkout_id: 'sbx_x', payment_id: crypto.randomUUID(), amount_minor: 0, currency: 'RUB' } }),
-      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=00' },
+    const { mandateId, subscription } = await subscribeLocal('heidi', 1);
+    await t.app.billing.sandbox!.idle();
+    const methodId = await methodOf(mandateId);
+    const checkout = (await t.app.billing.sandbox!.find((await t.app.database.db.select().from(mandates).where(eq(mandates.id, mandateId)))[0]!.providerMandateId!))!;
+    // The seller withdrew the method in their bank: the sandbox's notification says which method.
+    const event = {
+      id: `evt_sbx_${crypto.randomUUID().replaceAll('-', '')}`,
+      type: 'method.revoked',
+      created: Math.floor(Date.now() / 1000),
+      data: { checkout_id: checkout.id, payment_id: checkout.paymentId, amount_minor: checkout.amountMinor, currency: checkout.currency, method_id: methodId },
+    };
+    const genuine = signedSandboxNotification(t, event);
+    const forgeries = {
+      'a changed signature': withForgedSignature(genuine),
+      'another method in a signed body': { ...genuine, body: genuine.body.replace(methodId, `${methodId.slice(0, -1)}x`) },
+      'a signature an hour old': signedSandboxNotification(t, event, Math.floor(Date.now() / 1000) - 3600),
+      'no signature': { body: genuine.body, headers: { 'content-type': 'application/json' } },
+    };
+    for (const [what, forged] of Object.entries(forgeries)) {
+      const answer = await postToSandboxWebhook(t, forged);
+      expect(answer.statusCode, what).toBe(400);
+      expect(answer.json().error, what).toBe('NOTIFICATION_REJECTED');
+    }
+    const standing = async () => ({
+      mandate: (await api('heidi', 'GET', `/api/v1/localpay/mandates?mandate_id=${mandateId}`)).json().data[0].status as string,
+      subscription: (await api('heidi', 'GET', '/api/v1/subscription/my')).json().data as { status: string; cancel_at: string | null },
     });
-    expect(forged.statusCode).toBe(400);
-    expect(forged.json().error).toBe('NOTIFICATION_REJECTED');
+    expect(await standing()).toMatchObject({ mandate: 'active', subscription: { status: 'active', cancel_at: null } });
+
+    // The genuine notification revokes the mandate and stops the subscription at its period's end.
+    const applied = await postToSandboxWebhook(t, genuine);
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json().data.changed).toBe(1);
+    const revoked = { mandate: 'revoked', subscription: { status: 'revoked', cancel_at: subscription.current_period_end } };
+    expect(await standing()).toMatchObject(revoked);
+    // Delivered again (providers repeat themselves): accepted, and nothing more changes.
+    const replayed = await postToSandboxWebhook(t, genuine);
+    expect(replayed.statusCode, replayed.body).toBe(200);
+    expect(replayed.json().data.changed).toBe(0);
+    expect(await standing()).toMatchObject(revoked);
+    expect(await chargesOf(subscription.id)).toHaveLength(1);
+    await expectBalanced('heidi');
   });
 });
 
@@ -315,27 +370,112 @@ describe('the card provider (the sandbox when no card provider is configured)', 
   });
 });
 
+describe('periods by the calendar (the clock stopped on the day)', () => {
+  const starts = [
+    { what: 'a month from 31 January ends on 28 February', seller: 'carla', interval: 'month', tokens: 200, start: '2027-01-31T10:00:00.000Z', end: '2027-02-28T10:00:00.000Z' },
+    { what: 'a month from 31 January of a leap year ends on 29 February', seller: 'dora', interval: 'month', tokens: 200, start: '2028-01-31T10:00:00.000Z', end: '2028-02-29T10:00:00.000Z' },
+    { what: 'a year over a 29 February ends on the same day a year on (366 days)', seller: 'emil', interval: 'year', tokens: 2400, start: '2027-03-01T00:00:00.000Z', end: '2028-03-01T00:00:00.000Z' },
+  ];
+  for (const { what, seller, interval, tokens, start, end } of starts) {
+    it(what, async () => {
+      stopClockAt(start);
+      await signInNow(seller);
+      const { subscription } = await subscribeLocal(seller, 1, interval);
+      expect(subscription.current_period_end).toBe(end);
+      const charges = (await chargesOf(subscription.id)).map((charge) => [charge.periodStart.toISOString(), charge.periodEnd.toISOString(), charge.tokens]);
+      expect(charges).toEqual([[start, end, tokens]]);
+      expect(await wallet(seller)).toMatchObject({ expires_at: end, expiring_tokens: tokens });
+    });
+  }
+
+  it('an upgrade on 15 February starts a month of its own then; the tokens of the month from 31 January still lapse on 28 February', async () => {
+    stopClockAt('2027-01-31T10:00:00.000Z');
+    await signInNow('fanny');
+    const { subscription } = await subscribeLocal('fanny', 1);
+    const before = (await wallet('fanny')).total_tokens;
+    stopClockAt('2027-02-15T08:30:00.000Z');
+    await signInNow('fanny');
+    const upgraded = await api('fanny', 'PUT', `/api/v1/localpay/subscriptions/${subscription.id}`, { plan_id: 2 });
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    expect(upgraded.json().data).toMatchObject({ plan: { id: 2 }, current_period_end: '2027-03-15T08:30:00.000Z' });
+    expect((await row(subscription.id)).currentPeriodStart!.toISOString()).toBe('2027-02-15T08:30:00.000Z');
+    const charges = (await chargesOf(subscription.id)).map((charge) => [charge.planId, charge.periodStart.toISOString(), charge.periodEnd.toISOString()]);
+    expect(charges.sort()).toEqual([
+      [1, '2027-01-31T10:00:00.000Z', '2027-02-28T10:00:00.000Z'],
+      [2, '2027-02-15T08:30:00.000Z', '2027-03-15T08:30:00.000Z'],
+    ]);
+    expect(await wallet('fanny')).toEqual({ total_tokens: before + 600, expires_at: '2027-02-28T10:00:00.000Z', expiring_tokens: 200 });
+    await expectBalanced('fanny');
+  });
+
+  it('a year bought through the card provider’s page on 29 February ends on 28 February', async () => {
+    stopClockAt('2028-02-29T10:00:00.000Z');
+    await signInNow('gustav');
+    const created = await api('gustav', 'POST', '/api/v1/subscription/create', { plan_id: 2, interval: 'year' });
+    expect(created.statusCode, created.body).toBe(200);
+    const { redirect_url, session_id } = created.json().data as { redirect_url: string; session_id: string };
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `${new URL(redirect_url).pathname}/pay`,
+      payload: new URLSearchParams({ number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', holder: 'G' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(paid.statusCode).toBe(303);
+    const session = (await api('gustav', 'GET', `/api/v1/subscription/checkout-session/${session_id}`)).json().data;
+    expect(session).toMatchObject({ status: 'complete', subscription: { status: 'active', plan: { id: 2, interval: 'year' }, current_period_end: '2029-02-28T10:00:00.000Z' } });
+    expect(await wallet('gustav')).toMatchObject({ expires_at: '2029-02-28T10:00:00.000Z', expiring_tokens: 7200 });
+  });
+});
+
 describe('the ledger under a charge racing a renewal and an expiry', () => {
-  it('keeps balance = ledger sum = lots and never below zero', async () => {
+  it('renews once, lapses only the old period’s tokens, records each charge that went through once, and keeps balance = ledger sum = lots', async () => {
     const { subscription } = await subscribeLocal('bogdana', 1);
     const userId = sellers.bogdana!.id;
     const db = t.app.database.db;
-    const charge = async (cost: number) => {
+    const start = (await wallet('bogdana')).total_tokens;
+    /** Charges a task of `cost` as task submission does; answers whether it went through. */
+    const charge = async (cost: number): Promise<boolean> => {
       try {
-        await db.execute(sql`WITH task AS (SELECT gen_random_uuid() AS id WHERE EXISTS (SELECT 1 FROM wallets WHERE user_id = ${userId} AND total_tokens >= ${cost})),
-          ${t.app.ledger.chargeTaskCtes(userId, cost)} SELECT 1`);
+        const result = await db.execute(sql`WITH task AS (SELECT gen_random_uuid() AS id WHERE EXISTS (SELECT 1 FROM wallets WHERE user_id = ${userId} AND total_tokens >= ${cost})),
+          ${t.app.ledger.chargeTaskCtes(userId, cost)} SELECT count(*)::int AS charged FROM task`);
+        return (result as unknown as { rows: { charged: number }[] }).rows[0]!.charged === 1;
       } catch (error) {
+        // Two charges that both saw enough: the wallet's check refuses the one that would go below zero.
         if (!String((error as { cause?: unknown }).cause ?? error).includes('wallets_total_tokens_nonnegative') && !String(error).includes('wallets_total_tokens_nonnegative')) throw error;
+        return false;
       }
     };
+    const costs = Array.from({ length: 12 }, (_, index) => 7 + index);
     const at = new Date(new Date(subscription.current_period_end).getTime() + 1000);
-    await Promise.all([
+    const [, charged] = await Promise.all([
       t.app.billing.subscriptions.run(at),
-      ...Array.from({ length: 12 }, (_, index) => charge(7 + index)),
+      Promise.all(costs.map(async (cost) => ((await charge(cost)) ? [cost] : []))).then((results) => results.flat()),
       t.app.billing.subscriptions.run(at),
     ]);
-    await expectBalanced('bogdana');
+    // The first charge to run finds the sign-up bonus at least, which never lapses.
+    expect(charged.length).toBeGreaterThan(0);
+    // Renewed once: the period that ended was paid and the one owed from its end, each credited once.
+    const charges = await chargesOf(subscription.id);
+    expect(charges.map((entry) => entry.status)).toEqual(['completed', 'completed']);
+    expect(charges.map((entry) => entry.periodStart.toISOString())).toContain(subscription.current_period_end);
+    expect((await row(subscription.id)).currentPeriodStart!.toISOString()).toBe(subscription.current_period_end);
+    const entries = await db.select().from(ledger).where(eq(ledger.userId, userId));
+    const ofType = (type: string) => entries.filter((entry) => entry.type === type);
+    expect(ofType('subscription').map((entry) => entry.amount)).toEqual([200, 200]);
+    // Every charge that went through is in the ledger once, and no other.
+    const sorted = (amounts: number[]) => [...amounts].sort((a, b) => a - b);
+    expect(sorted(ofType('content_generation').map((entry) => entry.amount))).toEqual(sorted(charged.map((cost) => -cost)));
+    // The old period's lot is empty: what the charges did not spend lapsed, once. The new one lapsed nothing.
     const lots = await db.select().from(tokenLots).where(eq(tokenLots.userId, userId));
+    const old = lots.find((lot) => lot.expiresAt?.toISOString() === subscription.current_period_end)!;
+    expect(old).toMatchObject({ amount: 200, remaining: 0 });
+    expect(lots.filter((lot) => lot.expiresAt && lot.expiresAt > at).map((lot) => lot.amount)).toEqual([200]);
+    expect(ofType('expiry').map((entry) => entry.reference)).toEqual([`lot:${old.id}`]);
+    const lapsed = -ofType('expiry')[0]!.amount;
+    expect(lapsed).toBeLessThanOrEqual(200);
+    const spent = charged.reduce((sum, cost) => sum + cost, 0);
+    expect((await wallet('bogdana')).total_tokens).toBe(start + 200 - lapsed - spent);
     expect(lots.every((lot) => lot.remaining >= 0 && lot.remaining <= lot.amount)).toBe(true);
+    await expectBalanced('bogdana');
   });
 });

@@ -3,12 +3,13 @@
 // protocol: pending → completed and → failed, notifications repeated, forged or never sent, a
 // refund, and a provider that is down, with the balance equal to the ledger's sum after each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { expectBalanced as expectBalancedWallet } from '../support/wallet';
 import { startFakeStripe } from '../support/fakes/stripe';
 import { startFakeYooKassa } from '../support/fakes/yookassa';
-import { ledger, payments } from '../../server/db/schema';
+import { payments } from '../../server/db/schema';
 
 type Fakes = { stripe: Awaited<ReturnType<typeof startFakeStripe>>; yookassa: Awaited<ReturnType<typeof startFakeYooKassa>> };
 
@@ -42,13 +43,7 @@ async function balance(name: string): Promise<number> {
   return (await t.app.inject({ method: 'GET', url: '/api/v1/tokens/balance', headers: auth(name) })).json().data.total_tokens;
 }
 
-async function expectBalanced(name: string) {
-  const [row] = await t.app.database.db
-    .select({ sum: sql<string>`coalesce(sum(${ledger.amount}), 0)` })
-    .from(ledger)
-    .where(eq(ledger.userId, sellers[name]!.id));
-  expect(await balance(name)).toBe(Number(row!.sum));
-}
+const expectBalanced = (name: string) => expectBalancedWallet(t, sellers[name]!);
 
 async function topUp(name: string, tokens: number, method: string) {
   const card = method === 'card_intl';

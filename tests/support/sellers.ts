@@ -39,3 +39,18 @@ export async function signedInSeller(t: TestApp, username: string): Promise<{ to
   if (login.statusCode !== 200) throw new Error(login.body);
   return { token: login.json().data.access_token, id: registered.json().data.user.id };
 }
+
+/**
+ * A new session of a seller who already signed up: a test that moves the clock past the first
+ * session's end signs in again at the new time.
+ */
+export async function signIn(t: TestApp, username: string): Promise<string> {
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login/custom',
+    remoteAddress: addressOf(username),
+    payload: { username_or_email: username, password: SELLER_PASSWORD },
+  });
+  if (login.statusCode !== 200) throw new Error(login.body);
+  return login.json().data.access_token;
+}
