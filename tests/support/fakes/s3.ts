@@ -78,7 +78,8 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
   const { port: s3Port } = (await s3.run()) as unknown as { port: number };
   const refused: string[] = [];
   const front = http.createServer((request, response) => {
-    if ((request.url ?? '').includes('X-Amz-Signature=')) {
+    // A CORS preflight carries the address but is not signed (S3 answers it from the CORS rule).
+    if (request.method !== 'OPTIONS' && (request.url ?? '').includes('X-Amz-Signature=')) {
       const problem = presignedProblem(request, BUCKET_CREDENTIALS.secretAccessKey);
       if (problem) {
         refused.push(`${request.method} ${request.url?.split('?')[0]}: ${problem}`);
