@@ -51,7 +51,7 @@ const ERROR_STATUSES = {
   403: 'Not allowed: an address whose signature is not valid, or an e-mail not yet confirmed',
   404: 'Not found, or not the seller’s',
   409: 'In conflict with what the server holds (an Idempotency-Key used for another request, a photo in use, a task still running)',
-  413: 'The body is larger than the route takes',
+  413: 'The body is larger than the route takes, or the seller’s storage quota is used up (STORAGE_QUOTA_EXCEEDED)',
   415: 'The body is of a type the route does not take',
   422: 'The image cannot be read, or has too many pixels',
   429: 'Too many requests: the Retry-After header says how many seconds to wait',

@@ -66,10 +66,13 @@ export const idempotencyHeadersSchema = z.object({
 
 export const uploadTicketSchema = z.object({
   material_id: z.string(),
-  /** PUT the bytes here with `Content-Type` set to the file type. */
-  presigned_url: z.string(),
-  /** When the URL stops working (ISO 8601). */
-  expires_at: z.string(),
+  /**
+   * PUT exactly `file_size` bytes here with `Content-Type` set to the file type; any other size or
+   * type is refused. Null once the upload was accepted: an accepted photo is never written again.
+   */
+  presigned_url: z.string().nullable(),
+  /** When the URL stops working (ISO 8601); null with the URL. */
+  expires_at: z.string().nullable(),
   status: z.enum(['pending', 'uploaded', 'rejected']),
   /** The stored file's key: what batch-create and an edit's logo layer name it by. */
   file_key: z.string(),
@@ -80,6 +83,13 @@ export type UploadTicket = z.infer<typeof uploadTicketSchema>;
 
 /** What the embedded storage answers once a photo's bytes PUT to `presigned_url` are checked. */
 export const storedUploadSchema = uploadTicketSchema.pick({ material_id: true, status: true });
+
+/** How much the seller keeps in storage, against the server's quota (STORAGE_QUOTA_MB). */
+export const storageUsageSchema = z.object({
+  used_bytes: z.number().int().nonnegative(),
+  quota_bytes: z.number().int().positive(),
+});
+export type StorageUsage = z.infer<typeof storageUsageSchema>;
 
 export const materialSchema = z.object({
   id: z.string(),

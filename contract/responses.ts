@@ -13,7 +13,7 @@ import {
   userSchema,
   verifiedEmailSchema,
 } from './auth';
-import { materialSchema, shoeCategorySchema, storedUploadSchema, uploadTicketSchema, verificationSchema } from './materials';
+import { materialSchema, shoeCategorySchema, storageUsageSchema, storedUploadSchema, uploadTicketSchema, verificationSchema } from './materials';
 import {
   contentCatalogueSchema,
   eventTicketSchema,
@@ -113,7 +113,8 @@ export const paymentResponses = {
 };
 
 export const materialResponses = {
-  upload: { 200: okEnvelope(uploadTicketSchema), ...errorResponses(...BODY, 401, 409, 429) },
+  upload: { 200: okEnvelope(uploadTicketSchema), ...errorResponses(...BODY, 401, 409, 413, 429) },
+  storage: { 200: okEnvelope(storageUsageSchema), ...errorResponses(401) },
   list: { 200: pagedEnvelope(materialSchema), ...errorResponses(400, 401) },
   delete: { 200: done, ...errorResponses(...BODY, 401, 404, 409) },
   shoeCategories: { 200: okEnvelope(z.array(shoeCategorySchema)), ...errorResponses() },
@@ -150,7 +151,7 @@ export const contentResponses = {
 export const assetResponses = {
   list: { 200: pagedEnvelope(assetSchema), ...errorResponses(400, 401) },
   one: { 200: okEnvelope(assetSchema), ...errorResponses(400, 401, 404) },
-  batchCreate: { 200: okEnvelope(z.array(assetSchema)), ...errorResponses(...BODY, 401, 404, 409, 422) },
+  batchCreate: { 200: okEnvelope(z.array(assetSchema)), ...errorResponses(...BODY, 401, 404, 409, 413, 422, 429) },
   delete: { 200: done, ...errorResponses(...BODY, 401, 404) },
   requestDownload: { 200: okEnvelope(assetDownloadSchema), ...errorResponses(...BODY, 401, 404) },
   download: { 200: fileResponse('The results as one zip', ['application/zip']), ...errorResponses(400, 403, 404) },

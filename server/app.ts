@@ -83,6 +83,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(securityPlugin, {
     scriptHashes: web ? inlineScriptHashes(config.staticDir) : [],
     https: config.publicUrl.startsWith('https://'),
+    storageOrigins: config.s3 ? [await (await import('./storage/s3')).bucketOrigin(config.s3)] : [],
   });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimitPlugin, { db: database.db, disabled: config.rateLimitDisabled });

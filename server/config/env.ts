@@ -73,6 +73,8 @@ const envSchema = z.object({
   COMFYUI_MAX_SIDE: z.coerce.number().int().min(256).max(2048).multipleOf(64, 'must be a multiple of 64').default(768),
   /** Which engine makes a category, e.g. HALF_BODY=comfyui,FULL_BODY=comfyui (studio | remote | comfyui). */
   ENGINE_ROUTES: z.string().min(1).optional(),
+  /** What one seller may keep in storage (photos, edit uploads and results), in MB. */
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(10_000_000).default(2048),
   /** Days a photo no task uses is kept (a retake, a deleted photo, a draft never sent) before it is deleted. */
   MATERIAL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** Node's environment name: `production` never gets the payment sandbox by default. */
@@ -204,6 +206,8 @@ export interface Config {
   /** The engine ENGINE_ROUTES names per category; the others go where they always would. */
   engineRoutes: EngineRoutes;
   materialRetentionDays: number;
+  /** What one seller may keep in storage, in bytes. */
+  storageQuotaBytes: number;
   sandboxNotifyDelayMs: number;
   /**
    * Whether the payment sandbox stands in for the providers without keys. When it is on where a
@@ -346,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Checked by the schema: every route here is usable.
     engineRoutes: e.ENGINE_ROUTES ? parseEngineRoutes(e.ENGINE_ROUTES, { remote: null, comfyui: null, video: null }).routes : {},
     materialRetentionDays: e.MATERIAL_RETENTION_DAYS,
+    storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
     sandboxNotifyDelayMs: e.SANDBOX_NOTIFY_DELAY_MS,
     paymentsSandbox,
     sandboxWarning: paymentsSandbox && !local,

@@ -18,6 +18,7 @@ import { contentModuleOf } from '../../contract/selection';
 import type { Category, ContentModule } from '../../contract/enums';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
 import { acceptUpload } from '../materials/materials';
+import { ensureRoom } from '../materials/quota';
 
 export type AssetRow = typeof assets.$inferSelect;
 
@@ -112,14 +113,15 @@ function madeFrom(row: AssetRow, item: AssetCreateItem): boolean {
  * names an upload, a task, an edit's source or an edit's logo that is not the seller's, or a
  * category outside its module. Under an Idempotency-Key, a repeat of the request answers the
  * assets the first made (those the seller still has), even once its uploads are gone, and
- * another request under the key is refused.
+ * another request under the key is refused. The copies must fit the seller's storage quota
+ * (413 STORAGE_QUOTA_EXCEEDED); a repeat is answered whatever the seller stores since.
  */
 export async function createAssets(
   db: Database,
   storage: ObjectStorage,
   userId: string,
   items: readonly AssetCreateItem[],
-  idempotencyKey?: string,
+  { idempotencyKey, quotaBytes }: { idempotencyKey?: string; quotaBytes: number },
 ): Promise<AssetRow[]> {
   const ids = items.map((_, position) => (idempotencyKey ? keyedAssetId(userId, idempotencyKey, position) : crypto.randomUUID()));
   const replay = async () => {
@@ -166,6 +168,7 @@ export async function createAssets(
     const id = ids[position]!;
     return { item, upload, id, key: `assets/${userId}/${id}.${EXTENSION[upload.fileType] ?? 'jpg'}` };
   });
+  await ensureRoom(db, userId, quotaBytes, planned.reduce((bytes, { upload }) => bytes + (upload.byteSize ?? upload.fileSize), 0));
   for (const { upload, key } of planned) {
     const bytes = await storage.get(upload.storageKey, MAX_UPLOAD_BYTES);
     if (!bytes) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');

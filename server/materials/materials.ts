@@ -1,6 +1,10 @@
 // Seller photos, and the pictures and logos of image edits: registering an upload under an
 // idempotency key, taking the bytes in (checked and cleaned by inspect.ts), listing and deleting.
 // Every query is scoped to the seller.
+//
+// The bytes go up to an upload key of their own (`uploads/…`), and the clean copy is kept under
+// the material's storage key (`materials/…`), which no upload address ever names: an upload
+// address still valid after the photo was accepted cannot replace the accepted photo.
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { materials } from '../db/schema';
@@ -8,6 +12,7 @@ import { HttpError } from '../lib/errors';
 import { MAX_UPLOAD_BYTES, type AcceptedImageType } from '../../contract/materials';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../storage/storage';
 import { ImageRejected, cleanImage } from './inspect';
+import { ensureRoom } from './quota';
 
 export type MaterialRow = typeof materials.$inferSelect;
 
@@ -22,13 +27,47 @@ export interface UploadRegistration {
   view: string | null;
 }
 
-/** The material for this key: created once, the same row for every repeat of the request. */
+const STORED_PREFIX = 'materials/';
+const UPLOAD_PREFIX = 'uploads/';
+
+/** Where the bytes of the material stored under `storageKey` are uploaded to. */
+export function uploadKeyOf(storageKey: string): string {
+  return `${UPLOAD_PREFIX}${storageKey.slice(STORED_PREFIX.length)}`;
+}
+
+/** The storage key of the material an upload key is for; null for any other key. */
+export function storageKeyOfUpload(uploadKey: string): string | null {
+  return uploadKey.startsWith(UPLOAD_PREFIX) ? `${STORED_PREFIX}${uploadKey.slice(UPLOAD_PREFIX.length)}` : null;
+}
+
+/** A repeat of a registration must be for the same file. */
+function sameUpload(existing: MaterialRow, upload: UploadRegistration): MaterialRow {
+  if (
+    existing.fileType !== upload.fileType ||
+    existing.fileSize !== upload.fileSize ||
+    existing.view !== upload.view ||
+    existing.description !== upload.description
+  ) {
+    throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
+  }
+  return existing;
+}
+
+/**
+ * The material for this key: created once, the same row for every repeat of the request. A new
+ * one must fit the seller's storage quota at its declared size (413 STORAGE_QUOTA_EXCEEDED); a
+ * repeat is answered whatever the seller stores since.
+ */
 export async function registerUpload(
   db: Database,
   userId: string,
   idempotencyKey: string,
   upload: UploadRegistration,
+  quotaBytes: number,
 ): Promise<MaterialRow> {
+  const registered = await findOwnByKey(db, userId, idempotencyKey);
+  if (registered) return sameUpload(registered, upload);
+  await ensureRoom(db, userId, quotaBytes, upload.fileSize);
   const id = crypto.randomUUID();
   const [created] = await db
     .insert(materials)
@@ -41,22 +80,14 @@ export async function registerUpload(
       fileSize: upload.fileSize,
       description: upload.description,
       view: upload.view,
-      storageKey: `materials/${userId}/${id}.${EXTENSION[upload.fileType]}`,
+      storageKey: `${STORED_PREFIX}${userId}/${id}.${EXTENSION[upload.fileType]}`,
     })
     .onConflictDoNothing({ target: [materials.userId, materials.idempotencyKey] })
     .returning();
   if (created) return created;
   const existing = await findOwnByKey(db, userId, idempotencyKey);
   if (!existing) throw new Error('material vanished while being registered');
-  if (
-    existing.fileType !== upload.fileType ||
-    existing.fileSize !== upload.fileSize ||
-    existing.view !== upload.view ||
-    existing.description !== upload.description
-  ) {
-    throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
-  }
-  return existing;
+  return sameUpload(existing, upload);
 }
 
 export async function findByStorageKey(db: Database, key: string): Promise<MaterialRow | undefined> {
@@ -82,9 +113,10 @@ export async function findOwn(db: Database, userId: string, id: string): Promise
 }
 
 /**
- * Takes a material's bytes in — from the request (embedded storage) or from the bucket (S3) —
- * checks and cleans them, stores the clean copy and marks the material uploaded. A repeat for an
- * uploaded material changes nothing. A bad file marks it rejected and throws ImageRejected.
+ * Takes a material's bytes in — from the request (embedded storage) or from its upload key in the
+ * bucket (S3) — checks and cleans them, stores the clean copy and marks the material uploaded. A
+ * repeat for an uploaded material changes nothing and writes nothing. A bad file marks it rejected
+ * and throws ImageRejected.
  */
 export async function acceptUpload(
   db: Database,
@@ -93,9 +125,13 @@ export async function acceptUpload(
   received?: Buffer,
 ): Promise<MaterialRow> {
   if (material.status === 'uploaded') return material;
+  const uploadKey = uploadKeyOf(material.storageKey);
   try {
-    const bytes = received ?? (await storage.get(material.storageKey, MAX_UPLOAD_BYTES));
+    const bytes = received ?? (await storage.get(uploadKey, MAX_UPLOAD_BYTES));
     if (!bytes) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
+    // The upload address takes only the declared size; a bucket that does not hold it to that
+    // (an S3-compatible server that ignores signed headers) is held to it here.
+    if (bytes.length !== material.fileSize) throw new ImageRejected(400, 'UPLOAD_SIZE_MISMATCH');
     const clean = await cleanImage(bytes, material.fileType as AcceptedImageType);
     await storage.put(material.storageKey, clean.bytes, material.fileType);
     const [updated] = await db
@@ -110,13 +146,14 @@ export async function acceptUpload(
       })
       .where(eq(materials.id, material.id))
       .returning();
+    if (!received) await storage.delete(uploadKey).catch(() => {});
     return updated ?? material;
   } catch (error) {
     const rejection =
       error instanceof ImageRejected ? error : (error as { name?: string }).name === 'ObjectTooLargeError' ? new ImageRejected(413, 'UPLOAD_TOO_LARGE') : null;
     if (!rejection) throw error;
     await db.update(materials).set({ status: 'rejected', rejection: rejection.reason }).where(eq(materials.id, material.id));
-    if (!received) await storage.delete(material.storageKey).catch(() => {});
+    if (!received) await storage.delete(uploadKey).catch(() => {});
     throw rejection;
   }
 }
@@ -133,6 +170,11 @@ export async function listOwn(db: Database, userId: string, page: number, pageSi
     db.select({ n: count() }).from(materials).where(eq(materials.userId, userId)),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+/** A material's stored file, and whatever an upload address put under its upload key. */
+async function deleteFiles(storage: ObjectStorage, storageKey: string) {
+  await Promise.all([storage.delete(storageKey), storage.delete(uploadKeyOf(storageKey))]);
 }
 
 /** A task of its seller uses the material (a task's photos are kept as long as the task). */
@@ -166,7 +208,7 @@ export async function deleteOwn(
     .where(and(own, UNUSED))
     .returning({ storageKey: materials.storageKey });
   if (deleted) {
-    await storage.delete(deleted.storageKey);
+    await deleteFiles(storage, deleted.storageKey);
     return 'deleted';
   }
   const [kept] = await db.select({ byTask: sql<boolean>`${USED_BY_TASK}` }).from(materials).where(own);
@@ -189,7 +231,7 @@ export async function sweepUnusedMaterials(db: Database, storage: ObjectStorage,
       .delete(materials)
       .where(sql`${materials.id} IN (SELECT id FROM materials WHERE created_at < ${before.toISOString()} AND ${UNUSED} LIMIT ${SWEEP_BATCH})`)
       .returning({ storageKey: materials.storageKey });
-    for (const row of rows) await storage.delete(row.storageKey);
+    for (const row of rows) await deleteFiles(storage, row.storageKey);
     deleted += rows.length;
     if (rows.length < SWEEP_BATCH) return deleted;
   }

@@ -1,10 +1,11 @@
 // Embedded object storage: files under DATA_DIR/files. The app serves them at
 // /api/v1/storage/<key>; every URL carries an HMAC over the operation, the key, the expiry and
-// (for uploads) the content type, so it works for one object, one purpose, for a short time.
+// (for uploads) the content type and the size, so it works for one object, one purpose, one
+// declared file, for a short time.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ObjectTooLargeError, STORAGE_KEY_PATTERN, type ObjectStorage } from './storage';
+import { ObjectTooLargeError, STORAGE_KEY_PATTERN, type ObjectStorage, type UploadBinding } from './storage';
 
 export const LOCAL_STORAGE_PREFIX = '/api/v1/storage/';
 
@@ -15,6 +16,8 @@ export interface SignedRequest {
   key: string;
   exp: number;
   contentType: string;
+  /** The bytes an upload must have; null for a read. */
+  byteSize: number | null;
   sig: string;
 }
 
@@ -30,22 +33,28 @@ export class LocalStorage implements ObjectStorage {
     this.key = crypto.createHmac('sha256', signingKey).update('solestudio/storage-urls').digest();
   }
 
-  private signature(op: StorageOperation, key: string, exp: number, contentType: string): string {
-    return crypto.createHmac('sha256', this.key).update(`${op}\n${key}\n${exp}\n${contentType}`).digest('base64url');
+  private signature(op: StorageOperation, key: string, exp: number, contentType: string, byteSize: number | null): string {
+    return crypto
+      .createHmac('sha256', this.key)
+      .update(`${op}\n${key}\n${exp}\n${contentType}\n${byteSize ?? ''}`)
+      .digest('base64url');
   }
 
-  private url(op: StorageOperation, key: string, expiresS: number, contentType = ''): string {
+  private url(op: StorageOperation, key: string, expiresS: number, upload?: UploadBinding): string {
     const exp = Math.floor(Date.now() / 1000) + expiresS;
-    const query = new URLSearchParams({ op, exp: String(exp), sig: this.signature(op, key, exp, contentType) });
-    if (contentType) query.set('ct', contentType);
+    const query = new URLSearchParams({ op, exp: String(exp), sig: this.signature(op, key, exp, upload?.contentType ?? '', upload?.byteSize ?? null) });
+    if (upload) {
+      query.set('ct', upload.contentType);
+      query.set('len', String(upload.byteSize));
+    }
     // Relative: it works whichever address the phone used to reach this server.
     return `${LOCAL_STORAGE_PREFIX}${key}?${query}`;
   }
 
   /** True when a request carries a valid, unexpired signature for exactly this operation. */
-  verify({ op, key, exp, contentType, sig }: SignedRequest, nowS = Date.now() / 1000): boolean {
+  verify({ op, key, exp, contentType, byteSize, sig }: SignedRequest, nowS = Date.now() / 1000): boolean {
     if (!STORAGE_KEY_PATTERN.test(key) || !Number.isInteger(exp) || exp < nowS) return false;
-    const expected = Buffer.from(this.signature(op, key, exp, contentType));
+    const expected = Buffer.from(this.signature(op, key, exp, contentType, byteSize));
     const given = Buffer.from(sig);
     return expected.length === given.length && crypto.timingSafeEqual(expected, given);
   }
@@ -55,8 +64,8 @@ export class LocalStorage implements ObjectStorage {
     return path.join(this.root, key);
   }
 
-  async uploadUrl(key: string, contentType: string, expiresS: number) {
-    return this.url('put', key, expiresS, contentType);
+  async uploadUrl(key: string, upload: UploadBinding, expiresS: number) {
+    return this.url('put', key, expiresS, upload);
   }
 
   async downloadUrl(key: string, expiresS: number) {

@@ -3,7 +3,7 @@
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { ObjectTooLargeError, type ObjectStorage } from './storage';
+import { ObjectTooLargeError, type ObjectStorage, type UploadBinding } from './storage';
 
 export interface S3Options {
   bucket: string;
@@ -50,11 +50,16 @@ export class S3Storage implements ObjectStorage {
     });
   }
 
-  uploadUrl(key: string, contentType: string, expiresS: number) {
+  /**
+   * Content-Length and Content-Type are signed headers of the URL: the bucket refuses a body of any
+   * other size, or another type, as a signature that does not match (403).
+   */
+  uploadUrl(key: string, { contentType, byteSize }: UploadBinding, expiresS: number) {
     return this.sdk.getSignedUrl(
       this.client,
-      new this.sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: contentType }),
-      { expiresIn: expiresS },
+      new this.sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, ContentType: contentType, ContentLength: byteSize }),
+      // The presigner leaves Content-Type out of the signature unless told to sign it.
+      { expiresIn: expiresS, signableHeaders: new Set(['content-type', 'content-length']) },
     );
   }
 
@@ -89,5 +94,18 @@ export class S3Storage implements ObjectStorage {
 
   close() {
     this.client.destroy();
+  }
+}
+
+/**
+ * The origin the browser reaches the bucket at (for the Content-Security-Policy), as the SDK
+ * addresses it: path-style or virtual-hosted, a custom endpoint or AWS's regional one.
+ */
+export async function bucketOrigin(options: S3Options): Promise<string> {
+  const storage = await S3Storage.create(options);
+  try {
+    return new URL(await storage.downloadUrl('origin.jpg', 60)).origin;
+  } finally {
+    storage.close();
   }
 }

@@ -2,14 +2,23 @@
 // expiring URLs served by this app, or an S3-compatible bucket with presigned URLs.
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';
-  /** A URL the browser PUTs the bytes to, with `Content-Type: contentType`, until `expiresS` from now. */
-  uploadUrl(key: string, contentType: string, expiresS: number): Promise<string>;
+  /**
+   * A URL the browser PUTs exactly `upload.byteSize` bytes to, with `Content-Type:
+   * upload.contentType`, until `expiresS` from now. The storage refuses any other size or type.
+   */
+  uploadUrl(key: string, upload: UploadBinding, expiresS: number): Promise<string>;
   /** A URL to read the object until `expiresS` from now. */
   downloadUrl(key: string, expiresS: number): Promise<string>;
   /** The object's bytes, or null when there is none. Refuses objects over `maxBytes`. */
   get(key: string, maxBytes: number): Promise<Buffer | null>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
+}
+
+/** What an upload URL is good for: these many bytes of this type, nothing else. */
+export interface UploadBinding {
+  contentType: string;
+  byteSize: number;
 }
 
 export class ObjectTooLargeError extends Error {

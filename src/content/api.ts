@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { assetDownloadSchema, assetSchema, ASSETS_PAGE_SIZE, type MaterialSection } from '../../contract/assets';
 import { failureDetailSchema, generateResultSchema, taskSchema, TASKS_PAGE_SIZE } from '../../contract/content';
 import { okEnvelope, pagedEnvelope } from '../../contract/envelope';
+import { storageUsageSchema } from '../../contract/materials';
 import { apiRequest } from '../lib/api-client';
 
 const TASKS = '/api/v1/content/tasks';
@@ -17,6 +18,7 @@ const details = okEnvelope(z.array(failureDetailSchema));
 const generated = okEnvelope(generateResultSchema);
 const download = okEnvelope(assetDownloadSchema);
 const nothing = okEnvelope(z.null());
+const usage = okEnvelope(storageUsageSchema);
 
 export type TaskPage = z.output<typeof taskPage>;
 export type AssetPage = z.output<typeof assetPage>;
@@ -61,4 +63,9 @@ export async function regenerate(assetId: string, idempotencyKey: string) {
       schema: generated,
     })
   ).data;
+}
+
+/** How much the seller keeps in storage, against the server's quota. */
+export async function getStorageUsage(signal?: AbortSignal) {
+  return (await apiRequest('/api/v1/materials/storage', { schema: usage, signal })).data;
 }

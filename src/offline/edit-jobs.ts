@@ -139,8 +139,10 @@ async function uploadFile(
   for (let attempt = 0; ; attempt += 1) {
     if (!file.materialId || !file.uploadUrl) {
       const registered = await transport.registerFile(key, photo, DESCRIPTIONS[file.role]);
-      file = { ...file, ...registered };
+      file = { ...file, ...registered, uploadUrl: registered.uploadUrl ?? undefined };
       await keep(file);
+      // The server already holds the file: there is nothing left to send.
+      if (registered.uploadUrl === null) break;
     }
     try {
       await transport.put(file.uploadUrl!, photo, progress);

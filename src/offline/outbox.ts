@@ -19,8 +19,11 @@ export { TransportError };
 
 /** How a runtime (page or service worker) talks to the server. */
 export interface UploadTransport {
-  /** POST /api/v1/materials/upload with `job.id` as Idempotency-Key. */
-  register(job: UploadJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string }>;
+  /**
+   * POST /api/v1/materials/upload with `job.id` as Idempotency-Key. No upload URL when the server
+   * already accepted the photo under this key (the answer to its upload was lost).
+   */
+  register(job: UploadJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string | null }>;
   /** PUT the bytes to the URL the server gave, telling `progress` how many have gone, where it can. */
   put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
   /** POST /api/v1/content/generate with `job.id` as Idempotency-Key; the server's task id. */
@@ -33,10 +36,13 @@ export interface UploadTransport {
   createAssets(key: string, items: AssetCreateItem[]): Promise<string[]>;
 }
 
-/** A file registered for upload: where to PUT it, and its key and address once stored (SPEC §3). */
+/**
+ * A file registered for upload: where to PUT it (null once the server accepted it), and its key
+ * and address once stored (SPEC §3).
+ */
 export interface RegisteredFile {
   materialId: string;
-  uploadUrl: string;
+  uploadUrl: string | null;
   fileKey: string;
   publicUrl: string;
 }
@@ -342,8 +348,10 @@ async function work(database: AppDatabase, transport: UploadTransport, job: Outb
     for (let attempt = 0; ; attempt += 1) {
       if (!current.materialId || !current.uploadUrl) {
         const ticket = await transport.register(current, photo);
-        current = { ...current, materialId: ticket.materialId, uploadUrl: ticket.uploadUrl };
-        await patch(database, job.id, { materialId: ticket.materialId, uploadUrl: ticket.uploadUrl });
+        current = { ...current, materialId: ticket.materialId, uploadUrl: ticket.uploadUrl ?? undefined };
+        await patch(database, job.id, { materialId: ticket.materialId, uploadUrl: ticket.uploadUrl ?? undefined });
+        // The server already holds the photo: there is nothing left to send.
+        if (ticket.uploadUrl === null) break;
       }
       try {
         await transport.put(current.uploadUrl!, photo, (sent, total) => observer.onProgress?.(job, sent, total));

@@ -47,7 +47,8 @@ async function sellerWithResult(name: string) {
   const base = await jpeg(800, 600);
   const upload = await photo(database, base, 800, 600);
   const registered = await transport(token).registerFile(`seed-${crypto.randomUUID()}`, upload, 'image edit');
-  await transport(token).put(registered.uploadUrl, upload);
+  // A fresh key: the server has not accepted it, so it answers an address to send the bytes to.
+  await transport(token).put(registered.uploadUrl!, upload);
   await database.photos.delete(upload.id);
   const [assetId] = await transport(token).createAssets(`seed-${crypto.randomUUID()}`, [
     { file_key: registered.fileKey, content_config: { category: 'PRODUCT', content_module: 'PRODUCT_IMAGE' } },

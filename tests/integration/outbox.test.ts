@@ -202,6 +202,30 @@ describe('the outbox', () => {
     expect((await database.outbox.get(job!.id))!.state).toBe('done');
   });
 
+  it('does not send a photo again that the server already accepted under its key (its answer was lost, its URL expired)', async () => {
+    const database = open();
+    const [job] = await queued(database, ['optional2']);
+    // The bytes went up under the job's key on an earlier run whose answers never came back.
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/materials/upload',
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': job!.id },
+      payload: { file_name: 'optional2.jpg', file_type: 'image/jpeg', file_size: jpeg.byteLength, description: JSON.stringify({ view: 'optional2' }) },
+    });
+    const ticket = registered.json().data;
+    const put = await t.app.inject({ method: 'PUT', url: ticket.presigned_url, headers: { 'content-type': 'image/jpeg' }, payload: Buffer.from(jpeg) });
+    expect(put.statusCode).toBe(200);
+
+    const sent: string[] = [];
+    const watching = transport((url, init) => {
+      sent.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+      return undefined;
+    });
+    expect(await runOutbox(database, watching)).toEqual({ done: 1, failed: 0, retrying: 0 });
+    expect(sent).toEqual(['POST /api/v1/materials/upload']);
+    expect((await database.drafts.get('product'))?.slots.optional2).toMatchObject({ state: 'uploaded', materialId: ticket.material_id });
+  });
+
   it('never sends a photo twice when two runners work the same outbox', async () => {
     const database = open();
     const before = (await serverMaterials()).length;

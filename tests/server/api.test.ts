@@ -137,6 +137,10 @@ describe('security headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
+    // Embedded storage: uploads and pictures come from this origin alone.
+    expect(csp).toContain("connect-src 'self';");
+    expect(csp).toContain("img-src 'self' data: blob:;");
+    expect(csp).toContain("media-src 'self' blob:;");
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(res.headers['strict-transport-security']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -79,15 +79,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('registering an upload', () => {
-  it('answers a relative signed URL for one object, valid for at most 15 minutes', async () => {
+  it('answers a relative signed URL for one upload of the declared size and type, valid for at most 15 minutes', async () => {
     const res = await register(anna.token);
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data.status).toBe('pending');
-    expect(data.presigned_url).toMatch(new RegExp(`^/api/v1/storage/materials/${anna.id}/${data.material_id}\\.jpg\\?`));
+    // The bytes go to an upload key of their own; the stored file's key is never an upload address.
+    expect(data.presigned_url).toMatch(new RegExp(`^/api/v1/storage/uploads/${anna.id}/${data.material_id}\\.jpg\\?`));
     const url = new URL(data.presigned_url, 'http://x');
     expect(Number(url.searchParams.get('exp')) - Date.now() / 1000).toBeLessThanOrEqual(15 * 60);
     expect(url.searchParams.get('ct')).toBe('image/jpeg');
+    expect(url.searchParams.get('len')).toBe(String(plain.length));
     // The stored file's key, and the address it is read at once its bytes are in.
     expect(data.file_key).toBe(`materials/${anna.id}/${data.material_id}.jpg`);
     expect(data.public_url).toMatch(new RegExp(`^/api/v1/storage/materials/${anna.id}/${data.material_id}\\.jpg\\?`));
@@ -230,11 +232,13 @@ describe('the signed upload URL', () => {
     const wrongType = await put(ticket.presigned_url, plain, 'image/png');
     const asRead = new URL(url);
     asRead.searchParams.set('op', 'get');
-    const expired = await t.app.storage.uploadUrl(`materials/${anna.id}/${ticket.material_id}.jpg`, 'image/jpeg', -1);
+    const expired = await t.app.storage.uploadUrl(`uploads/${anna.id}/${ticket.material_id}.jpg`, { contentType: 'image/jpeg', byteSize: plain.length }, -1);
     // Boris's URL pointed at Anna's object.
     const borisTicket = (await register(boris.token)).json().data;
     const foreign = new URL(borisTicket.presigned_url, 'http://x');
     foreign.pathname = url.pathname;
+    // The stored file's own key, signed as an upload (as no answer ever signs it).
+    const stored = await t.app.storage.uploadUrl(ticket.file_key, { contentType: 'image/jpeg', byteSize: plain.length }, 60);
 
     for (const res of [
       await put(`${tampered.pathname}${tampered.search}`, plain),
@@ -242,10 +246,41 @@ describe('the signed upload URL', () => {
       await put(`${asRead.pathname}${asRead.search}`, plain),
       await put(expired, plain),
       await put(`${foreign.pathname}${foreign.search}`, plain),
+      await put(stored, plain),
     ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ error: 'STORAGE_LINK_INVALID', message: 'This upload link is invalid or has expired.' });
     }
+  });
+
+  it('takes only the declared size: a larger or smaller body is refused with 403 and the photo stays pending', async () => {
+    const ticket = (await register(anna.token)).json().data;
+    const larger = Buffer.concat([plain, Buffer.alloc(4096, 0xff)]);
+    for (const body of [larger, plain.subarray(0, plain.length - 1), Buffer.alloc(0)]) {
+      const res = await put(ticket.presigned_url, body);
+      expect(res.statusCode, `${body.length} bytes`).toBe(403);
+      expect(res.json().error).toBe('STORAGE_LINK_INVALID');
+    }
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: auth(anna.token) })).json();
+    expect(list.data.find((m: { id: string }) => m.id === ticket.material_id).status).toBe('pending');
+    expect((await put(ticket.presigned_url, plain)).statusCode).toBe(200);
+  });
+
+  it('never writes an accepted upload again: a repeated registration answers the material with no URL, and the old URL changes nothing', async () => {
+    const key = nextKey();
+    const ticket = (await register(anna.token, { key })).json().data;
+    expect((await put(ticket.presigned_url, plain)).statusCode).toBe(200);
+    const accepted = fs.readFileSync(path.join(t.dataDir, 'files', ticket.file_key));
+
+    const replay = await register(anna.token, { key });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json().data).toMatchObject({ material_id: ticket.material_id, status: 'uploaded', presigned_url: null, expires_at: null, file_key: ticket.file_key });
+
+    // Other bytes of the same size and type, through the address handed out before.
+    const other = (await shoePhoto({ seed: 99 })).jpeg;
+    const sameSize = Buffer.concat([other, Buffer.alloc(Math.max(0, plain.length - other.length))]).subarray(0, plain.length);
+    expect((await put(ticket.presigned_url, sameSize)).statusCode).toBe(200);
+    expect(fs.readFileSync(path.join(t.dataDir, 'files', ticket.file_key)).equals(accepted)).toBe(true);
   });
 
   it('refuses more than 10 MB with 413', async () => {
@@ -254,18 +289,17 @@ describe('the signed upload URL', () => {
     expect(res.statusCode).toBe(413);
   });
 
-  it('refuses files that are not what they claim, empty, damaged or too many pixels — never a 5xx', async () => {
+  it('refuses files that are not what they claim, damaged or too many pixels — never a 5xx', async () => {
     const cases: [string, Buffer, string, number, string][] = [
       ['text sent as JPEG', Buffer.from('hello, this is not a photo'), 'image/jpeg', 415, 'UNSUPPORTED_FORMAT'],
       ['PNG sent as JPEG', await sharp(plain).png().toBuffer(), 'image/jpeg', 415, 'UNSUPPORTED_FORMAT'],
       ['JPEG signature then HTML', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<html><script>alert(1)</script></html>')]), 'image/jpeg', 422, 'IMAGE_UNREADABLE'],
-      ['zero bytes', Buffer.alloc(0), 'image/jpeg', 400, 'EMPTY_FILE'],
       ['a truncated JPEG', plain.subarray(0, Math.floor(plain.length / 2)), 'image/jpeg', 422, 'IMAGE_UNREADABLE'],
       ['a 17000×17000 PNG', pngClaiming(17_000, 17_000), 'image/png', 422, 'IMAGE_TOO_LARGE'],
     ];
     const ids: string[] = [];
     for (const [name, body, type, status, error] of cases) {
-      const ticket = (await register(anna.token, { type, size: Math.max(1, body.length) })).json().data;
+      const ticket = (await register(anna.token, { type, size: body.length })).json().data;
       ids.push(ticket.material_id);
       const res = await put(ticket.presigned_url, body, type);
       expect(res.statusCode, name).toBe(status);

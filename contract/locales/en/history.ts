@@ -84,6 +84,8 @@ const history: Translated<typeof ru, 'en'> = {
         CREATIVE_VIDEO: 'Creative videos',
       },
       sectionNav: 'Sections',
+      storage: 'Storage: {{used}} of {{quota}} used',
+      storageFull: 'Your storage is full: delete photos or results you no longer need to upload new ones.',
       loading: 'Loading…',
       loadFailed: 'Could not load the materials.',
       empty: 'Nothing here yet.',

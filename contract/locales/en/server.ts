@@ -67,6 +67,8 @@ const server: Translated<typeof ru, 'en'> = {
     IDEMPOTENCY_MISMATCH: 'This request key was already used for a different file.',
     IDEMPOTENCY_KEY_REQUIRED: 'An Idempotency-Key header is required (8–100 letters, digits, "-" or "_").',
     MATERIAL_NOT_UPLOADED: 'The photo has not been uploaded yet.',
+    STORAGE_QUOTA_EXCEEDED: 'Your storage is full: {{used}} MB of {{quota}} MB used. Delete photos or results you no longer need.',
+    UPLOAD_SIZE_MISMATCH: 'The file is not the size declared when the upload was registered.',
     RESOLUTION_OK: 'The resolution is enough.',
     RESOLUTION_LOW: 'Low resolution: move closer or use a better camera (at least 1000 px on the short side).',
     SHARPNESS_OK: 'The photo is sharp.',

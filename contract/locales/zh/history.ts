@@ -81,6 +81,8 @@ const history: Translated<typeof ru, 'zh'> = {
         CREATIVE_VIDEO: '创意视频',
       },
       sectionNav: '分类',
+      storage: '存储空间：已使用 {{used}}，共 {{quota}}',
+      storageFull: '存储空间已满：请删除不再需要的图片或结果后再上传。',
       loading: '正在加载…',
       loadFailed: '无法加载素材。',
       empty: '这里还没有内容。',

@@ -67,6 +67,8 @@ const server: Translated<typeof ru, 'zh'> = {
     IDEMPOTENCY_MISMATCH: '该请求键已用于其他文件。',
     IDEMPOTENCY_KEY_REQUIRED: '需要 Idempotency-Key 请求头（8–100 个字母、数字、“-”或“_”）。',
     MATERIAL_NOT_UPLOADED: '图片尚未上传。',
+    STORAGE_QUOTA_EXCEEDED: '存储空间已满：已使用 {{used}} MB，共 {{quota}} MB。请删除不再需要的图片或结果。',
+    UPLOAD_SIZE_MISMATCH: '文件大小与登记上传时声明的不一致。',
     RESOLUTION_OK: '分辨率足够。',
     RESOLUTION_LOW: '分辨率过低：请靠近拍摄或使用更好的相机（短边至少 1000 像素）。',
     SHARPNESS_OK: '照片清晰。',

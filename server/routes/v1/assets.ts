@@ -17,6 +17,9 @@ import { currentUser } from '../../plugins/auth';
 import { listAnswer, sendSerialised, serialisedAnswer } from '../../content/list-answers';
 import { archiveName, assetsAmong, createAssets, deleteOwnAssets, DownloadTokens, listOwnAssets, ownAssets, publicAssets, zipOf } from '../../content/assets';
 
+/** Each batch copies up to 20 files of up to 10 MB: a seller saves edits far more slowly than this. */
+const BATCHES_PER_HOUR = { max: 60, windowMs: 60 * 60 * 1000 };
+
 export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
   const tokens = new DownloadTokens(app.signingKey);
@@ -74,7 +77,8 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
     '/batch-create',
     {
       schema: {
-        summary: 'Add results from images the seller uploaded, such as edited images (once per Idempotency-Key, when one is sent)',
+        summary:
+          'Add results from images the seller uploaded, such as edited images (once per Idempotency-Key, when one is sent; within the seller’s storage quota)',
         tags: ['content'],
         security: [{ bearer: [] }],
         headers: idempotencyHeadersSchema,
@@ -89,7 +93,8 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
       const sent = request.headers['idempotency-key'];
       const key = sent === undefined ? undefined : idempotencyKeyRule.safeParse(sent);
       if (key && !key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
-      const rows = await createAssets(db, app.storage, userId, request.body, key?.data);
+      await app.limit(`assets:batch-create:user:${userId}`, BATCHES_PER_HOUR);
+      const rows = await createAssets(db, app.storage, userId, request.body, { idempotencyKey: key?.data, quotaBytes: app.config.storageQuotaBytes });
       return { code: 200, message: translate(request.locale, 'OK'), data: await publicAssets(db, app.storage, userId, rows) };
     },
   );

@@ -15,7 +15,8 @@ import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { DOWNLOAD_URL_LIFETIME_S, UPLOAD_URL_LIFETIME_S } from '../../storage/storage';
-import { deleteOwn, findOwnByKey, listOwn, publicMaterial, registerUpload } from '../../materials/materials';
+import { deleteOwn, findOwnByKey, listOwn, publicMaterial, registerUpload, uploadKeyOf } from '../../materials/materials';
+import { storageUsage } from '../../materials/quota';
 import { shoeCategories } from '../../materials/shoe-categories';
 
 const REGISTRATIONS_PER_HOUR = { max: 600, windowMs: 60 * 60 * 1000 };
@@ -37,7 +38,8 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
     '/upload',
     {
       schema: {
-        summary: 'Register a photo, or an edit’s picture or logo, and get the URL to PUT its bytes to (repeatable under one Idempotency-Key)',
+        summary:
+          'Register a photo, or an edit’s picture or logo, and get the URL to PUT exactly its declared bytes to (repeatable under one Idempotency-Key; once the upload is accepted a repeat answers the material with no URL)',
         tags: ['materials'],
         security: [{ bearer: [] }],
         headers: idempotencyHeadersSchema,
@@ -59,19 +61,40 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         // A photo's description is kept as JSON of its view alone; an edit upload's as sent.
         description: description.kind === 'photo' ? JSON.stringify({ view: description.view }) : description.edit,
         view: description.kind === 'photo' ? description.view : null,
-      });
+      }, app.config.storageQuotaBytes);
+      // An accepted upload is never written again: its repeat gets no address to write to.
+      const writable = material.status !== 'uploaded';
       return {
         code: 200,
         message: translate(request.locale, 'OK'),
         data: {
           material_id: material.id,
-          presigned_url: await app.storage.uploadUrl(material.storageKey, material.fileType, UPLOAD_URL_LIFETIME_S),
-          expires_at: new Date(Date.now() + UPLOAD_URL_LIFETIME_S * 1000).toISOString(),
+          presigned_url: writable
+            ? await app.storage.uploadUrl(uploadKeyOf(material.storageKey), { contentType: material.fileType, byteSize: material.fileSize }, UPLOAD_URL_LIFETIME_S)
+            : null,
+          expires_at: writable ? new Date(Date.now() + UPLOAD_URL_LIFETIME_S * 1000).toISOString() : null,
           status: material.status,
           file_key: material.storageKey,
           public_url: await app.storage.downloadUrl(material.storageKey, DOWNLOAD_URL_LIFETIME_S),
         },
       };
+    },
+  );
+
+  app.get(
+    '/storage',
+    {
+      schema: {
+        summary: 'How much the seller keeps in storage (photos, edit uploads, results) against the quota',
+        tags: ['materials'],
+        security: [{ bearer: [] }],
+        response: materialResponses.storage,
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const usage = await storageUsage(db, currentUser(request).user.id, app.config.storageQuotaBytes);
+      return { code: 200, message: translate(request.locale, 'OK'), data: { used_bytes: usage.usedBytes, quota_bytes: usage.quotaBytes } };
     },
   );
 

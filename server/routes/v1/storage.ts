@@ -1,5 +1,6 @@
 // /api/v1/storage/<key>: the embedded object storage's signed URLs. A PUT brings a photo's bytes
-// (checked and cleaned before it counts); a GET reads a stored file. Only with S3 off.
+// to its upload key (checked and cleaned before it counts, and kept under the photo's storage key,
+// which no PUT can name); a GET reads a stored file. Only with S3 off.
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -10,7 +11,7 @@ import { storageResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
 import { translate } from '../../lib/i18n';
 import { LocalStorage, type StorageOperation } from '../../storage/local';
-import { acceptUpload, findByStorageKey } from '../../materials/materials';
+import { acceptUpload, findByStorageKey, storageKeyOfUpload } from '../../materials/materials';
 
 /** Checked in the route, not declared: a query that does not match its signature is refused as 403. */
 const signedQuery = z.object({
@@ -18,6 +19,7 @@ const signedQuery = z.object({
   exp: z.coerce.number().int(),
   sig: z.string().max(100),
   ct: z.string().max(100).optional(),
+  len: z.coerce.number().int().positive().optional(),
 });
 
 const params = z.object({ '*': z.string() });
@@ -32,6 +34,9 @@ export const storageRoutes: FastifyPluginAsyncZod<{ root: string }> = async (app
     done(null, body),
   );
 
+  const invalid = () => new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
+
+  /** The signed size of an upload (none for a read); refuses a request its signature does not cover. */
   const authorise = (request: FastifyRequest, key: string, op: StorageOperation) => {
     const query = signedQuery.safeParse(request.query);
     const contentType = op === 'put' ? (request.headers['content-type'] ?? '').split(';')[0]!.trim() : '';
@@ -39,11 +44,12 @@ export const storageRoutes: FastifyPluginAsyncZod<{ root: string }> = async (app
       !query.success ||
       query.data.op !== op ||
       (query.data.ct ?? '') !== contentType ||
-      !storage.verify({ op, key, exp: query.data.exp, contentType, sig: query.data.sig })
+      (op === 'put') !== (query.data.len !== undefined) ||
+      !storage.verify({ op, key, exp: query.data.exp, contentType, byteSize: query.data.len ?? null, sig: query.data.sig })
     ) {
-      throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
+      throw invalid();
     }
-    return key;
+    return query.data.len ?? null;
   };
 
   app.put(
@@ -58,10 +64,14 @@ export const storageRoutes: FastifyPluginAsyncZod<{ root: string }> = async (app
       },
     },
     async (request, reply) => {
-      const key = authorise(request, request.params['*'], 'put');
-      const material = await findByStorageKey(app.database.db, key);
-      if (!material) throw new HttpError(403, 'STORAGE_LINK_INVALID', 'STORAGE_LINK_INVALID');
+      const uploadKey = request.params['*'];
+      const byteSize = authorise(request, uploadKey, 'put');
+      const storageKey = storageKeyOfUpload(uploadKey);
+      const material = storageKey ? await findByStorageKey(app.database.db, storageKey) : undefined;
+      if (!material) throw invalid();
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      // Bound like S3's signed Content-Length: only the declared size.
+      if (body.length !== byteSize) throw invalid();
       const accepted = await acceptUpload(app.database.db, storage, material, body);
       return reply.send({ code: 200, message: translate(request.locale, 'OK'), data: { material_id: accepted.id, status: accepted.status } });
     },
@@ -78,7 +88,8 @@ export const storageRoutes: FastifyPluginAsyncZod<{ root: string }> = async (app
       },
     },
     async (request, reply) => {
-      const key = authorise(request, request.params['*'], 'get');
+      const key = request.params['*'];
+      authorise(request, key, 'get');
       const file = path.join(root, key);
       if (!fs.existsSync(file)) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
       return reply

@@ -14,7 +14,8 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
-import { assetPage, deleteAssets, listAssets, prepareDownload } from '../../content/api';
+import type { StorageUsage as Usage } from '../../../contract/materials';
+import { assetPage, deleteAssets, getStorageUsage, listAssets, prepareDownload } from '../../content/api';
 import { downloadOne, formatBytes, saveBlob } from '../../content/download';
 import { OfflineCopyBanner } from '../../content/OfflineCopyBanner';
 import { loadList } from '../../content/lists';
@@ -29,6 +30,7 @@ import { MaterialSection, type SectionState } from './MaterialSection';
 import { PendingEdits } from './PendingEdits';
 import { PreviewDialog } from './PreviewDialog';
 import { RetryDialog } from './RetryDialog';
+import { StorageUsage } from './StorageUsage';
 import '../../content/lists.css';
 import './material.css';
 
@@ -60,6 +62,7 @@ export default function MaterialPage() {
   const [retrying, setRetrying] = useState<Asset | null>(null);
   const [deleting, setDeleting] = useState<{ section: Section; assets: Asset[]; busy: boolean } | null>(null);
   const [packing, setPacking] = useState<Packing>(null);
+  const [usage, setUsage] = useState<Usage | null>(null);
   const pages = useRef<Sections<number>>(each(() => 1));
   const requests = useRef<Sections<number>>(each(() => 0));
 
@@ -85,7 +88,10 @@ export default function MaterialPage() {
       });
   }, []);
 
-  const loadAll = useCallback(() => Promise.all(MATERIAL_SECTIONS.map((section) => load(section))), [load]);
+  // Offline, the last figure stays on screen.
+  const loadUsage = useCallback(() => getStorageUsage().then(setUsage, () => {}), []);
+
+  const loadAll = useCallback(() => Promise.all([...MATERIAL_SECTIONS.map((section) => load(section)), loadUsage()]), [load, loadUsage]);
 
   useEffect(() => {
     void loadAll();
@@ -137,7 +143,7 @@ export default function MaterialPage() {
       showToast(t('history.material.deleted', { count: ids.length }), 'success');
       forget(ids);
       setDeleting(null);
-      await load(deleting.section);
+      await Promise.all([load(deleting.section), loadUsage()]);
     } catch (error) {
       setDeleting(null);
       showToast(t('history.material.del_failed', { message: error instanceof Error ? error.message : '' }), 'error');
@@ -196,6 +202,7 @@ export default function MaterialPage() {
         ))}
       </nav>
       <p className="material-hint">{t('history.material.hint')}</p>
+      <StorageUsage usage={usage} />
       {MATERIAL_SECTIONS.map((section) => (
         <MaterialSection
           key={section}
