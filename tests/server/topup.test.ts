@@ -267,7 +267,7 @@ describe('notifications', () => {
     await t.app.inject({ method: 'POST', url: `${page}/pay`, ...form(GOOD_CARD) });
     await t.app.billing.sandbox!.idle();
     expect(await balance('dmitri')).toBe(before + 1000);
-    await t.app.ledger.takeBackTopUp(sellers.dmitri!.id, 'test-spend', before + 800); // spends all but 200
+    await t.app.ledger.takeBack(sellers.dmitri!.id, { type: 'top_up', reference: 'refund:test-spend', reverses: { type: 'top_up', reference: 'none' } }, before + 800); // spends all but 200
     const checkoutId = (await paymentRow(paymentId)).providerPaymentId!;
     await t.app.billing.sandbox!.refund(checkoutId, 1999);
     await t.app.billing.sandbox!.idle();
