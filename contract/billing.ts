@@ -2,6 +2,7 @@
 // provider; §9 countries and payment methods): what the page sends and what it is answered, the
 // same on both sides. The price a seller sees before paying is computed here, by both.
 import { z } from 'zod';
+import { okEnvelope } from './envelope';
 import { rule } from './rules';
 import { text } from './text';
 
@@ -183,6 +184,16 @@ export const subscriptionSchema = z.object({
   created_at: z.string(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
+
+/**
+ * GET /api/v1/subscription/my: the seller's subscription or, for a seller with no plan, a success
+ * with no data. Having no plan is a normal state, asked about on every page load, so it is not a
+ * failure; its `error` still names SUBSCRIPTION_NOT_FOUND, which SPEC §7's client tolerates.
+ */
+export const mySubscriptionSchema = z.union([
+  okEnvelope(subscriptionSchema),
+  z.object({ code: z.literal(200), error: z.literal('SUBSCRIPTION_NOT_FOUND'), message: z.string(), data: z.null() }),
+]);
 
 /** POST /api/v1/subscription/create (the card provider) and /update (either). */
 export const subscriptionCreateSchema = z.object({

@@ -28,6 +28,7 @@ import {
   consumptionEntrySchema,
   customerResultSchema,
   mandateSchema,
+  mySubscriptionSchema,
   paymentMethodSchema,
   paymentModeSchema,
   paymentSchema,
@@ -88,7 +89,7 @@ export const tokenResponses = {
 
 export const subscriptionResponses = {
   plans: { 200: okEnvelope(z.array(planSchema)), ...errorResponses() },
-  mine: { 200: okEnvelope(subscriptionSchema), ...errorResponses(401, 404) },
+  mine: { 200: mySubscriptionSchema, ...errorResponses(401) },
   create: { 200: okEnvelope(redirectSchema), ...errorResponses(...BODY, 401, 409, 429, 502, 503) },
   cancel: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 502, 503) },
   update: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 502, 503) },

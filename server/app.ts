@@ -11,6 +11,7 @@ import {
 import type { Config } from './config/env';
 import type { DatabaseHandle } from './db/client';
 import { createLedger, type Ledger } from './ledger/ledger';
+import { withSafeRequests } from './lib/log';
 import { localePlugin } from './plugins/locale';
 import { errorsPlugin, sendRouteNotFound } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
@@ -55,7 +56,7 @@ export interface AppOptions {
 
 export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: withSafeRequests(logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
     // Request ids in logs and in the x-request-id header help match a seller's report to a log line.
     genReqId: () => crypto.randomUUID(),

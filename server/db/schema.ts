@@ -427,6 +427,19 @@ export const contentVersions = pgTable('content_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
+/**
+ * Event-stream tickets already used, by their nonce: a ticket opens one stream on whichever API
+ * node it reaches. A row is needed only until the ticket expires, and is deleted after.
+ */
+export const usedEventTickets = pgTable(
+  'used_event_tickets',
+  {
+    nonce: text('nonce').primaryKey(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('used_event_tickets_expires_idx').on(t.expiresAt)],
+);
+
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
 /**

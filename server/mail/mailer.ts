@@ -1,5 +1,6 @@
 // Outgoing mail: through SMTP when SMTP_URL is set, otherwise written as .eml files to
-// DATA_DIR/mail with a log line, so a single machine works with nothing else installed.
+// DATA_DIR/mail, so a single machine works with nothing else installed. The log says where a
+// mail was written and never what it says: a link or a code in a log is a key for whoever reads it.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -11,8 +12,6 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** What a developer needs from the message (the link or the code), logged in file mode. */
-  logHint: string;
 }
 
 export interface Mailer {
@@ -38,7 +37,7 @@ export function createMailer(
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'file',
-    async send({ to, subject, text, html, logHint }) {
+    async send({ to, subject, text, html }) {
       const info = await transport.sendMail({ from: options.from, to, subject, text, html });
       await fs.mkdir(options.mailDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
@@ -46,7 +45,7 @@ export function createMailer(
       // Written beside and renamed, so a reader never sees half a message.
       await fs.writeFile(`${file}.part`, info.message as Buffer);
       await fs.rename(`${file}.part`, file);
-      log.info({ to, file }, `mail to ${to}: ${logHint}`);
+      log.info({ to, file }, `mail to ${to} written to ${file}`);
     },
     close: () => transport.close(),
   };

@@ -137,7 +137,7 @@ export const billingPlugin = fp(
         if (!user) return;
         const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
         const rendered = subscriptionMail(locale, user.username, message, `${config.publicUrl}/subscription/manage`);
-        app.sendMailLater({ to: user.email, ...rendered, logHint: `subscription ${message.kind}` });
+        app.sendMailLater({ to: user.email, ...rendered });
       })().catch((error: unknown) => app.log.error({ err: error }, 'a subscription mail could not be sent'));
     };
     const subscriptions = createSubscriptions({

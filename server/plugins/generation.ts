@@ -115,7 +115,7 @@ export const generationPlugin = fp(
       if (!user || task.status === 'pending' || task.status === 'processing') return;
       const locale = isLocale(task.locale) ? task.locale : DEFAULT_LOCALE;
       const mail = taskFinishedMail(locale, user.username, { status: task.status, failureType: task.failureType }, `${config.publicUrl}/task/history`);
-      app.sendMailLater({ to: user.email, ...mail, logHint: `task ${task.id} ${task.status}` });
+      app.sendMailLater({ to: user.email, ...mail });
     };
 
     const runner = config.runJobs

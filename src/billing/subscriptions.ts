@@ -6,6 +6,7 @@ import {
   checkoutSessionSchema,
   customerResultSchema,
   mandateSchema,
+  mySubscriptionSchema,
   planSchema,
   PLAN_INTERVALS,
   redirectSchema,
@@ -18,7 +19,7 @@ import {
 } from '../../contract/billing';
 import { okEnvelope } from '../../contract/envelope';
 import { LOCAL_PROVIDER } from '../config/paths';
-import { ApiError, apiRequest } from '../lib/api-client';
+import { apiRequest } from '../lib/api-client';
 import { keptJson } from '../lib/preferences';
 
 const SUBSCRIPTION = '/api/v1/subscription';
@@ -37,14 +38,12 @@ export async function getPlans(signal?: AbortSignal) {
   return (await apiRequest(`${SUBSCRIPTION}/plans`, { schema: plans, signal })).data;
 }
 
-/** The seller's subscription; null when they have none (SUBSCRIPTION_NOT_FOUND is tolerated, SPEC §7). */
+/**
+ * The seller's subscription; null when they have none: the server answers that with a success
+ * whose data is null (and whose error is SUBSCRIPTION_NOT_FOUND, SPEC §7).
+ */
 export async function getMySubscription(signal?: AbortSignal): Promise<Subscription | null> {
-  try {
-    return (await apiRequest(`${SUBSCRIPTION}/my`, { schema: one, signal })).data;
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'SUBSCRIPTION_NOT_FOUND') return null;
-    throw error;
-  }
+  return (await apiRequest(`${SUBSCRIPTION}/my`, { schema: mySubscriptionSchema, signal })).data;
 }
 
 /** Subscribes through the card provider: answers its checkout page. */

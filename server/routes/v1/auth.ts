@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const mailVerificationLink = async (user: { id: string; email: string; username: string }, locale: FastifyRequest['locale']) => {
     const token = await issueVerificationToken(db, user.id);
     const link = `${app.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-    app.sendMailLater({ to: user.email, ...verificationMail(locale, user.username, link), logHint: `verification link ${link}` });
+    app.sendMailLater({ to: user.email, ...verificationMail(locale, user.username, link) });
   };
 
   /** Limits on messages to one address: one a minute (SPEC's 60 s resend) and a few an hour. */
@@ -243,7 +243,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUserByEmail(db, email);
       if (user) {
         const code = await issueResetCode(db, app.signingKey, user.id);
-        app.sendMailLater({ to: user.email, ...resetCodeMail(request.locale, user.username, code), logHint: `reset code ${code}` });
+        app.sendMailLater({ to: user.email, ...resetCodeMail(request.locale, user.username, code) });
       }
       return ok(request, 'CODE_SENT', null);
     },

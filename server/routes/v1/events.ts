@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { text } from '../../../contract/text';
 import { contentResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
-import { redeemTicket } from '../../content/tickets';
+import { TICKET_LIFETIME_S, forgetExpiredTickets, redeemTicket } from '../../content/tickets';
 import type { TaskEvent } from '../../../contract/content';
 import type { WalletEvent } from '../../../contract/billing';
 
@@ -14,6 +14,17 @@ const KEEP_ALIVE_MS = 25_000;
 
 export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   const open = new Set<() => void>();
+  // Used tickets are forgotten at most once a ticket's lifetime per node: one indexed delete a
+  // minute keeps the table to the tickets of the last few minutes.
+  let forgotAt = 0;
+  const forgetNowAndThen = async () => {
+    const now = Date.now();
+    if (now - forgotAt < TICKET_LIFETIME_S * 1000) return;
+    forgotAt = now;
+    await forgetExpiredTickets(app.database.db, now).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'forgetting used event tickets failed'),
+    );
+  };
   app.addHook('preClose', async () => {
     for (const end of open) end();
   });
@@ -31,8 +42,9 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { compress: false },
     },
     async (request, reply) => {
-      const userId = redeemTicket(app.signingKey, request.query.ticket);
+      const userId = await redeemTicket(app.database.db, app.signingKey, request.query.ticket);
       if (!userId) throw new HttpError(401, 'TICKET_INVALID', 'TICKET_INVALID');
+      await forgetNowAndThen();
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {

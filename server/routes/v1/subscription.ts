@@ -20,7 +20,6 @@ import type { Locale } from '../../../contract/locales';
 import { text } from '../../../contract/text';
 import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { translate } from '../../lib/i18n';
-import { HttpError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import type { MandateRow, Subscriptions, SubscriptionRow } from '../../billing/subscriptions';
 
@@ -77,12 +76,17 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/my',
     {
-      schema: { summary: "The seller's subscription (SUBSCRIPTION_NOT_FOUND when none)", tags: ['subscription'], security: bearer, response: subscriptionResponses.mine },
+      schema: {
+        summary: "The seller's subscription; with none, data null and error SUBSCRIPTION_NOT_FOUND (still a 200)",
+        tags: ['subscription'],
+        security: bearer,
+        response: subscriptionResponses.mine,
+      },
       onRequest: app.requireUser,
     },
     async (request) => {
       const row = await subscriptions().mine(currentUser(request).user.id);
-      if (!row) throw new HttpError(404, 'SUBSCRIPTION_NOT_FOUND', 'SUBSCRIPTION_NOT_FOUND');
+      if (!row) return { code: 200 as const, error: 'SUBSCRIPTION_NOT_FOUND' as const, message: ok(request, 'SUBSCRIPTION_NOT_FOUND'), data: null };
       return { code: 200, message: ok(request), data: subscriptionView(subscriptions(), row, request.locale) };
     },
   );
