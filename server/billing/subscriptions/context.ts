@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
-import { mandates, subscriptionCharges, subscriptionEvents, subscriptions } from '../../db/schema';
+import { type mandates, subscriptionCharges, subscriptionEvents, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/errors';
 import type { Ledger } from '../../ledger/ledger';
 import { chargeMinor, type ClientProvider, type PlanInterval, type SubscriptionStatus } from '../../../contract/billing';

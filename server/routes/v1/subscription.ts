@@ -20,6 +20,7 @@ import type { Locale } from '../../../contract/locales';
 import { text } from '../../../contract/text';
 import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { translate } from '../../lib/i18n';
+import { HttpError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import type { MandateRow, Subscriptions, SubscriptionRow } from '../../billing/subscriptions';
 
