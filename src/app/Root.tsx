@@ -3,11 +3,13 @@
 // session's start-up and, while signed in, the live updates.
 import { startTransition, useCallback, useEffect, useState, type ComponentType } from 'react';
 import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
 import { sessionTokenAtom } from '../lib/store';
 import { loadedIonicApp, loadIonicApp } from './ionic-app';
 import { LightApp, loadLightPage } from './LightApp';
 import { coverPage, uncoverPage } from './shell-cover';
 import { shellFor, type Shell, type ShellProps } from './shells';
+import './test-payments.css';
 
 function useSession() {
   const signedIn = useAtomValue(sessionTokenAtom) !== null;
@@ -36,6 +38,26 @@ function useSession() {
       stop?.();
     };
   }, [signedIn]);
+}
+
+/**
+ * A banner on every page when the server's payments are a sandbox at an address sellers reach:
+ * nobody may think money moved, or that tokens bought here are real.
+ */
+function TestPaymentsBanner() {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    void import('../billing/test-payments')
+      .then((module) => module.paymentsAreTests())
+      .then(setShown, () => setShown(false));
+  }, []);
+  if (!shown) return null;
+  return (
+    <div className="test-payments-banner" role="status" data-testid="test-payments-banner">
+      {t('payments.testBanner')}
+    </div>
+  );
 }
 
 type Showing = { shell: 'light' } | { shell: 'ionic'; App: ComponentType<ShellProps> };
@@ -71,5 +93,10 @@ export function Root({ initial }: { initial: Shell }) {
     );
   }, []);
 
-  return showing.shell === 'ionic' ? <showing.App onLeave={toLight} /> : <LightApp onLeave={toIonic} />;
+  return (
+    <>
+      <TestPaymentsBanner />
+      {showing.shell === 'ionic' ? <showing.App onLeave={toLight} /> : <LightApp onLeave={toIonic} />}
+    </>
+  );
 }

@@ -61,11 +61,15 @@ export async function cancelSubscription(subscription: Subscription) {
   return (await apiRequest(path, { method: 'POST', body: {}, schema: one })).data;
 }
 
-/** Moves to a higher plan at once, through the provider the subscription is billed by. */
-export async function upgradeSubscription(subscription: Subscription, planId: number) {
+/**
+ * Moves to a higher plan at once, through the provider the subscription is billed by. `key` names
+ * this one upgrade (the same key for a retry of it), so the server charges it once.
+ */
+export async function upgradeSubscription(subscription: Subscription, planId: number, key: string) {
   const body = { plan_id: planId };
-  if (subscription.provider === 'card') return (await apiRequest(`${SUBSCRIPTION}/update`, { method: 'POST', body, schema: one })).data;
-  return (await apiRequest(`${LOCAL}/subscriptions/${subscription.id}`, { method: 'PUT', body, schema: one })).data;
+  const headers = { 'Idempotency-Key': key };
+  if (subscription.provider === 'card') return (await apiRequest(`${SUBSCRIPTION}/update`, { method: 'POST', body, headers, schema: one })).data;
+  return (await apiRequest(`${LOCAL}/subscriptions/${subscription.id}`, { method: 'PUT', body, headers, schema: one })).data;
 }
 
 export async function saveCustomer(payload: Customer) {

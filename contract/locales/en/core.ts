@@ -170,6 +170,9 @@ const core: Translated<typeof ru, 'en'> = {
     updating: 'Updating…',
     forced: 'Install the update to keep working.',
   },
+  payments: {
+    testBanner: 'Test payments: payments on this server are a sandbox — no money moves, and nothing bought here is real.',
+  },
   network: {
     offline: 'You are offline. Saved pages are shown.',
   },

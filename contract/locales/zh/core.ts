@@ -170,6 +170,9 @@ const core: Translated<typeof ru, 'zh'> = {
     updating: '正在更新…',
     forced: '请安装更新后继续使用。',
   },
+  payments: {
+    testBanner: '测试支付：此服务器上的支付为沙盒，不会扣款，在此购买的内容均非真实。',
+  },
   network: {
     offline: '当前离线，显示已保存的页面。',
   },

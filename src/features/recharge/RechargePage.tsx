@@ -131,7 +131,12 @@ export default function RechargePage() {
             <Spinner /> {t('recharge.loading')}
           </p>
         ) : null}
-        {offer ? (
+        {offer && offer.methods.length === 0 ? (
+          <p className="billing-problem" role="status" data-testid="recharge-unavailable">
+            {t('recharge.unavailable')}
+          </p>
+        ) : null}
+        {offer && offer.methods.length > 0 ? (
           <form className="auth-form recharge__form" onSubmit={submit} noValidate>
             <fieldset className="recharge__packs">
               <legend className="field-label">{t('recharge.packs')}</legend>

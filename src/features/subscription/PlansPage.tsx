@@ -14,6 +14,7 @@ import { paths } from '../../config/paths';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import { onlineAtom, subscriptionAtom } from '../../lib/store';
 import { getPlans } from '../../billing/subscriptions';
+import { getMethods } from '../../billing/api';
 import { BackButton, PlanCard } from './parts';
 import { checkoutPath } from './routes';
 import '../../billing/billing.css';
@@ -29,7 +30,14 @@ export default function PlansPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [interval, chooseInterval] = useState<PlanInterval>('month');
 
+  // No payment service on this server: the plans are shown, but none can be bought.
+  const [buyable, setBuyable] = useState(true);
   const load = useCallback(() => {
+    // The methods only say whether anything can be bought; failing to read them hides nothing.
+    getMethods().then(
+      (methods) => setBuyable(methods.length > 0),
+      () => setBuyable(true),
+    );
     return getPlans()
       .then((loaded) => {
         setPlans(loaded);
@@ -88,6 +96,11 @@ export default function PlansPage() {
             <Spinner /> {t('subscription.loading')}
           </p>
         ) : null}
+        {plans && !buyable && !live ? (
+          <p className="billing-problem" role="status" data-testid="plans-unavailable">
+            {t('subscription.unavailable')}
+          </p>
+        ) : null}
         <div className="subscription__plans" data-testid="plan-list">
           {shown.map((plan) => {
             const current = live?.plan.id === plan.id;
@@ -95,7 +108,7 @@ export default function PlansPage() {
               <PlanCard key={`${plan.id}-${plan.interval}`} plan={plan} current={current}>
                 <IonButton
                   expand="block"
-                  disabled={current || !online}
+                  disabled={current || !online || (!buyable && !live)}
                   data-testid={`choose-plan-${plan.id}`}
                   onClick={() => navigate(live ? paths.upgrade : checkoutPath(plan.id, plan.interval))}
                 >

@@ -40,12 +40,14 @@ type Stage = { kind: 'idle' } | { kind: 'confirm'; plan: Plan } | { kind: 'progr
 
 /** Changes the plan and waits until the change has taken, as each provider needs. */
 async function changePlan(subscription: Subscription, plan: Plan): Promise<boolean> {
+  // One key for this confirmation: a repeat of the request cannot charge the upgrade twice.
+  const key = crypto.randomUUID();
   if (subscription.provider === 'card') {
-    await upgradeSubscription(subscription, plan.id);
+    await upgradeSubscription(subscription, plan.id, key);
     await sleep(CARD_UPGRADE_WAIT_MS);
     return true;
   }
-  await upgradeSubscription(subscription, plan.id);
+  await upgradeSubscription(subscription, plan.id, key);
   const read = await pollUntil(
     async () => (await listLocalSubscriptions({ id: subscription.id }))[0],
     (current) => current?.status === 'active' && current.plan.id === plan.id,
