@@ -161,7 +161,11 @@ export type ReversalEvent =
       disputeId: string;
       on: 'payment' | 'charge';
       providerPaymentId: string;
-      /** open: the money is held back from us; won: it came back to us; lost: it stays with the seller's bank. */
+      /**
+       * open: the money is held back from us; won: it came back to us; lost: it stays with the
+       * seller's bank. Inquiries that hold back no money are not reported; `won` may be reported
+       * more than once (closed, then funds reinstated): a dispute moves tokens once each way.
+       */
       status: 'open' | 'won' | 'lost';
       /** What is disputed, in minor units of `currency`. */
       amountMinor: number;
@@ -216,9 +220,11 @@ export interface MandateBilling {
    */
   findCharge(chargeId: string, requestedAt: Date): Promise<RemoteCharge | null>;
   /**
-   * Closes a mandate's checkout the seller has not finished (a newer checkout replaces it), so it
-   * can no longer be authorised; answers the mandate as it then stands (it may have been
-   * authorised meanwhile).
+   * Closes a mandate's checkout the seller has not finished (a newer checkout replaces it), where
+   * the provider lets the shop; answers the mandate as it then stands. `active`: authorised
+   * meanwhile; `pending`: the provider cannot close it (YooKassa cannot cancel a payment the
+   * seller has not confirmed), so it may still be authorised later — a subscription we closed is
+   * never charged for it, and the mandate is simply kept.
    */
   closeMandate(providerMandateId: string): Promise<RemoteMandate>;
 }
