@@ -244,6 +244,9 @@ export async function createTask(db: Database, ledger: Ledger, input: CreateTask
     throw error;
   }
   const cost = planned.reduce((sum, output) => sum + output.cost, 0);
+  // Tokens whose period has ended lapse now, before anything is charged, rather than at the
+  // expiry job's next run: a lapsed token is never spent.
+  await ledger.expireFor(userId, new Date());
 
   let created: ChargedTask | undefined;
   try {
