@@ -1,11 +1,10 @@
 // Account journeys on phones against the real server: sign-up with the e-mail link, sign-in
 // with and without remember-me, change and reset the password, sign out, the drawer's balance.
-import { expect, test } from '@playwright/test';
 import { codeIn, linkIn } from '../tests/support/mime';
 import { EN, createVerifiedSeller, mailTo, openLogin, sessionRecord, signIn, uniqueSeller } from './accounts';
-import { activePage, openDrawer } from './support';
+import { activePage, expect, openDrawer, test } from './support';
 
-test('register, confirm the e-mail, sign in with remember-me, change the password, sign out, sign in again', async ({ page, browser }) => {
+test('register, confirm the e-mail, sign in with remember-me, change the password, sign out, sign in again', async ({ page, browser, signedInConsole }) => {
   // Two phones signing in and out: longer than most journeys on a busy 2-core machine.
   test.slow();
   const seller = uniqueSeller('anna');
@@ -63,6 +62,7 @@ test('register, confirm the e-mail, sign in with remember-me, change the passwor
 
   await page.getByTestId('menu-change-password').click();
   const change = page.getByTestId('change-password-dialog');
+  signedInConsole.expectAnswer('/api/v1/auth/change-password', 400);
   await change.getByLabel('Текущий пароль').fill('Wrong-pass1');
   await change.getByLabel('Новый пароль', { exact: true }).fill('N3w-secret!');
   await change.getByLabel('Повторите новый пароль').fill('N3w-secret!');
@@ -149,7 +149,7 @@ test('without remember-me the session lives only in this tab', async ({ page, co
   await expect(other.getByTestId('landing-page')).toBeVisible();
 });
 
-test('a session ended elsewhere signs this device out on the next start', async ({ page, request }) => {
+test('a session ended elsewhere signs this device out on the next start', async ({ page, request, signedInConsole }) => {
   const seller = await createVerifiedSeller(request, 'gleb');
   await page.goto('/');
   await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
@@ -157,6 +157,8 @@ test('a session ended elsewhere signs this device out on the next start', async 
   const ended = await request.post('/api/v1/auth/logout', { headers: { authorization: `Bearer ${token}` }, data: {} });
   expect(ended.status()).toBe(200);
 
+  // The server's refusal of the ended session is how this device learns of it.
+  signedInConsole.expectAnswer('/api/v1/auth/session-refresh', 401);
   await page.reload();
   await expect(page).toHaveURL(/\/$/);
   expect(await page.evaluate(() => [localStorage.getItem('auth_token'), localStorage.getItem('auth_user')])).toEqual([null, null]);

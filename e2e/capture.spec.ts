@@ -1,10 +1,10 @@
 // Capture on phones against the real server: photos from files go through the compression
 // worker into IndexedDB and the outbox; the network drops, the page reloads offline and the
 // draft comes back whole; when the network returns every photo reaches the server exactly once.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { shoePhoto } from '../tests/fixtures/shoes';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage, shoeFiles, waitForServiceWorker } from './support';
+import { activePage, expect, shoeFiles, test, waitForServiceWorker } from './support';
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 

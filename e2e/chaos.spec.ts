@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { devices, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { devices, type BrowserContext, type Page } from '@playwright/test';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage, shoeFiles, waitForServiceWorker } from './support';
+import { activePage, expect, shoeFiles, test, waitForServiceWorker } from './support';
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 type View = (typeof SIX)[number];

@@ -1,9 +1,9 @@
 // A phone's OS kills the tab at the worst moment: right after a shot is stored in IndexedDB,
 // before anything else runs. The photo must still reach the server once the task page is open
 // again. The renderer is crashed over CDP while the page's main thread is held at the commit.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage } from './support';
+import { activePage, expect, test } from './support';
 
 declare global {
   interface Window {

@@ -4,11 +4,11 @@
 // pixels where they were placed; reopened, its layers come back and change; saved offline, it
 // waits in the outbox and goes up once when the network returns.
 import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type CDPSession, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, CDPSession, Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { createVerifiedSeller, signIn } from './accounts';
 import { apiToken, entry, finishedTask, submitTask, uploadViews } from './content';
-import { activePage, toastShown } from './support';
+import { activePage, expect, test, toastShown } from './support';
 
 test.describe.configure({ timeout: 240_000 });
 

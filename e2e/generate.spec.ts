@@ -2,9 +2,9 @@
 // engine: styles, the confirmation dialog, submission, the notification toast arriving over the
 // event stream without a reload, and a task added offline that is sent exactly once.
 import sharp from 'sharp';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage, shoeFiles, toastShown, waitForServiceWorker } from './support';
+import { activePage, expect, shoeFiles, test, toastShown, waitForServiceWorker } from './support';
 
 // Each journey shoots, uploads and waits for the studio engine.
 test.describe.configure({ timeout: 120_000 });

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { chromium, expect, test, type LaunchOptions, type Page } from '@playwright/test';
+import { chromium, type LaunchOptions, type Page } from '@playwright/test';
 import { shoePhoto } from '../tests/fixtures/shoes';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage } from './support';
+import { activePage, expect, test } from './support';
 
 // Six 2080 px shots, their uploads and checks, and a task: about a minute and a half on a busy
 // 2-core machine, so the bound is generous.

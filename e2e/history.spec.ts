@@ -3,11 +3,11 @@
 // zip, deleted and made again; a task whose photo was rejected shows why and is fixed; the task
 // list still shows offline.
 import fs from 'node:fs/promises';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import yauzl from 'yauzl';
 import { createVerifiedSeller, signIn } from './accounts';
 import { apiToken, assetsIn, entry, finishedTask, submitTask, taskOf, uploadViews } from './content';
-import { activePage, shoeFiles, toastShown, waitForServiceWorker } from './support';
+import { activePage, expect, shoeFiles, test, toastShown, waitForServiceWorker } from './support';
 
 test.describe.configure({ timeout: 180_000 });
 

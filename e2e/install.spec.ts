@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { waitForServiceWorker } from './support';
+import { expect, test, waitForServiceWorker } from './support';
 
 test('Chromium finds the app installable', async ({ playwright, baseURL }, testInfo) => {
   // Installation needs a real profile; Playwright's usual contexts are incognito.

@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage } from './support';
+import { activePage, expect, test } from './support';
 
 const base = Number(process.env.E2E_PORT ?? 4179);
 const servers = {

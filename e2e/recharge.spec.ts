@@ -2,9 +2,9 @@
 // a method are chosen, the sandbox's hosted page is paid, declined or left, and the seller comes
 // back to a page that says what happened — with the balance, the drawer and the consumption
 // history updated only when the payment really went through. In Russian and in English.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createVerifiedSeller, EN, signIn } from './accounts';
-import { activePage, openDrawer } from './support';
+import { activePage, expect, openDrawer, test } from './support';
 
 // Bounds for a busy machine: the other journeys generate pictures and videos on the same two cores.
 test.describe.configure({ timeout: 180_000 });

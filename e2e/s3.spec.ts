@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+
 import { startBucket, type FakeBucket } from '../tests/support/fakes/s3';
 import { createVerifiedSeller, signIn } from './accounts';
-import { activePage, shoeFiles, toastShown } from './support';
+import { activePage, expect, shoeFiles, test, toastShown } from './support';
 
 const port = Number(process.env.E2E_PORT ?? 4179) + 2;
 const baseURL = `http://127.0.0.1:${port}`;

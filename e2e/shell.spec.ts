@@ -1,6 +1,5 @@
 // The app shell a visitor meets: language, theme, routes and guards, offline use, updates.
-import { expect, test } from '@playwright/test';
-import { activePage, openDrawer, waitForServiceWorker } from './support';
+import { activePage, expect, openDrawer, test, waitForServiceWorker } from './support';
 
 test('the landing page renders in Russian by default', { tag: '@small-screen' }, async ({ page }) => {
   await page.goto('/');

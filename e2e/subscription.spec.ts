@@ -2,10 +2,10 @@
 // payments authorised on the local provider's page, the plan, tokens and expiry in the drawer, an
 // upgrade followed until it has taken, and a cancellation that hides what no longer applies; the
 // card path through the sandbox's card page and a checkout the seller leaves; in Russian and English.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createVerifiedSeller, EN, signIn } from './accounts';
 import { apiToken, entry, finishedTask, submitTask, uploadViews } from './content';
-import { activePage, openDrawer } from './support';
+import { activePage, expect, openDrawer, test } from './support';
 
 // Bounds for a busy machine: other journeys generate pictures and videos on the same two cores.
 test.describe.configure({ timeout: 180_000 });
@@ -129,7 +129,7 @@ test('subscribing with the local provider: the mandate authorised, the plan, tok
   await expect(page).toHaveURL(/\/subscription\/manage$/);
 });
 
-test('in English: the card path through the sandbox’s card page, and a checkout the seller leaves', async ({ page, request }) => {
+test('in English: the card path through the sandbox’s card page, and a checkout the seller leaves', async ({ page, request, signedInConsole }) => {
   const seller = await createVerifiedSeller(request, 'carl');
   await page.goto('/');
   await openDrawer(page);
@@ -180,6 +180,7 @@ test('in English: the card path through the sandbox’s card page, and a checkou
   await expect(manage.getByTestId('subscription-status')).toHaveText('Active');
   await expect(manage).toContainText('International card');
   // Subscribing again to the plan one has is refused plainly.
+  signedInConsole.expectAnswer('/api/v1/subscription/create', 409);
   await page.goto('/localpay/subscription?plan_id=3&interval=month');
   checkout = activePage(page);
   await checkout.getByTestId('checkout-state').fill('Astana');

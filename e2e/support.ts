@@ -1,6 +1,9 @@
 import { expect, type Page } from '@playwright/test';
 import { shoePhoto } from '../tests/fixtures/shoes';
 
+// Every journey runs under the watch of the signed-in session's console (signed-in-console.ts).
+export { expect, test } from './signed-in-console';
+
 /** The Ionic page on screen (the router keeps visited pages mounted but hidden). */
 export const activePage = (page: Page) => shownPages(page).last();
 

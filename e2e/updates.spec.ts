@@ -1,6 +1,7 @@
 // The update dialog: a newer /version.json (as a new deployment publishes it) opens it with the
 // changelog in the seller's language; a forced update cannot be dismissed.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support';
 
 /**
  * Resolves once the app has read /version.json and had a moment to act on it: the check runs a

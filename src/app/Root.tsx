@@ -1,10 +1,10 @@
 // The page's one React root: the shell for the current address (./shells), swapped when the seller
 // crosses from one to the other, and what lasts as long as the page whatever the shell: the
 // session's start-up and, while signed in, the live updates.
-import { startTransition, useCallback, useEffect, useState, type ComponentType } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { sessionTokenAtom } from '../lib/store';
+import { sessionTokenAtom, store } from '../lib/store';
 import { loadedIonicApp, loadIonicApp } from './ionic-app';
 import { LightApp, loadLightPage } from './LightApp';
 import { coverPage, uncoverPage } from './shell-cover';
@@ -13,11 +13,12 @@ import './test-payments.css';
 
 function useSession() {
   const signedIn = useAtomValue(sessionTokenAtom) !== null;
+  const resumed = useRef<Promise<unknown>>(Promise.resolve());
 
   useEffect(() => {
     // At start with a stored token the server confirms the session (SPEC §4).
     if (signedIn) {
-      void import('../account/session').then((module) => module.resumeSession());
+      resumed.current = import('../account/session').then((module) => module.resumeSession());
       // Photos left in the outbox by an earlier visit go up as soon as the app starts.
       void import('../capture/uploads').then((uploads) => uploads.startUploads());
     }
@@ -25,13 +26,14 @@ function useSession() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // While signed in: the wallet every minute and the task event stream.
+  // While signed in: the wallet every minute and the task event stream, once the session the page
+  // started with is confirmed (a session ended elsewhere is not asked for a stream).
   useEffect(() => {
     if (!signedIn) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    void import('../account/live').then((live) => {
-      if (!cancelled) stop = live.startLive();
+    void Promise.all([import('../account/live'), resumed.current]).then(([live]) => {
+      if (!cancelled && store.get(sessionTokenAtom) !== null) stop = live.startLive();
     });
     return () => {
       cancelled = true;
