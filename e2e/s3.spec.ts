@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
 import { startBucket, type FakeBucket } from '../tests/support/fakes/s3';
 import { createVerifiedSeller, signIn } from './accounts';
 import { activePage, expect, shoeFiles, test, toastShown } from './support';
