@@ -110,7 +110,7 @@ export const localPayResponses = {
 export const paymentResponses = {
   status: { 200: okEnvelope(paymentSchema), ...errorResponses(400, 401, 404) },
   webhook: { 200: okEnvelope(z.object({ changed: z.number().int() })), ...errorResponses(400, 403, 404, 413, 415, 429) },
-  mode: { 200: okEnvelope(paymentModeSchema) },
+  mode: { 200: okEnvelope(paymentModeSchema), ...errorResponses() },
 };
 
 export const materialResponses = {

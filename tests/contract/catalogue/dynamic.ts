@@ -19,8 +19,8 @@ export const NAMED_ELSEWHERE = { 'messages.*': 'messages', 'rules.*': 'rules' } 
 const FINISHED = ['completed', 'partially_completed'] as const;
 /** A task's status as the history shows it, a rejection told apart from other failures (TaskCard). */
 const SHOWN_STATUSES = ['processing', ...FINISHED, 'failed', 'manual_rejection'];
-/** What a seller is told by mail at each step of a subscription (server/billing/subscriptions.ts). */
-const SUBSCRIPTION_MAILS = ['activated', 'renewed', 'payment_failed', 'unpaid', 'canceled', 'revoked', 'upgraded'];
+/** What a seller is told by mail at each step of a subscription (server/billing/subscriptions/context.ts). */
+const SUBSCRIPTION_MAILS = ['activated', 'renewed', 'payment_failed', 'unpaid', 'canceled', 'revoked', 'upgraded', 'refunded'];
 const SAMPLE_KINDS = ['product', 'multi', 'poster', 'color', 'stillLife', 'model', 'video'];
 
 export const DYNAMIC: Record<string, readonly string[]> = {
