@@ -270,8 +270,8 @@ describe('the sandbox: refunds and disputes an operator makes', () => {
     return Promise.all(delivered.slice(mark).map((made) => sandbox.parseNotification({ body: Buffer.from(made.body), headers: made.headers })));
   };
 
-  /** A renewal charged by a saved method in the sandbox: its checkout id. */
-  async function sandboxCharge(amountMinor: number) {
+  /** A mandate the seller authorised on the sandbox's page: its checkout id. */
+  async function authorisedMandate() {
     const mandate = await sandbox.mandates.createMandate({
       mandateId: crypto.randomUUID(),
       userId: crypto.randomUUID(),
@@ -284,7 +284,12 @@ describe('the sandbox: refunds and disputes an operator makes', () => {
       locale: 'ru',
     });
     await sandbox.pay(mandate.providerPaymentId);
-    const { providerMethodId } = await sandbox.mandates.retrieveMandate(mandate.providerPaymentId);
+    return mandate.providerPaymentId;
+  }
+
+  /** A renewal charged by a saved method in the sandbox: its checkout id. */
+  async function sandboxCharge(amountMinor: number) {
+    const { providerMethodId } = await sandbox.mandates.retrieveMandate(await authorisedMandate());
     const charged = await sandbox.mandates.charge({ chargeId: crypto.randomUUID(), providerMethodId: providerMethodId!, amountMinor, currency: 'RUB', description: 'SoleStudio: Pro' });
     return charged.providerPaymentId;
   }
@@ -355,19 +360,7 @@ describe('the sandbox: refunds and disputes an operator makes', () => {
     const { checkoutId } = await sandboxTopUp(499);
     await sandbox.refund(checkoutId);
     expect(await sandbox.dispute(checkoutId, 'open')).toBeUndefined();
-    const mandate = await sandbox.mandates.createMandate({
-      mandateId: crypto.randomUUID(),
-      userId: crypto.randomUUID(),
-      method: 'card_ru',
-      holdMinor: 0,
-      currency: 'RUB',
-      description: 'SoleStudio: Pro',
-      returnUrl: 'http://shop.test/back',
-      cancelUrl: 'http://shop.test/back',
-      locale: 'ru',
-    });
-    await sandbox.pay(mandate.providerPaymentId);
-    expect(await sandbox.dispute(mandate.providerPaymentId, 'open')).toBeUndefined();
+    expect(await sandbox.dispute(await authorisedMandate(), 'open')).toBeUndefined();
     expect(await sandbox.dispute('sbx_nosuchcheckout', 'open')).toBeUndefined();
   });
 });

@@ -4,15 +4,14 @@
 // one), periods (a period's charge and its tokens), mandates, changes (upgrade, cancel), provider
 // events (what the card provider tells us) and renewals (the jobs).
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { type mandates, subscriptionCharges, subscriptionEvents, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/errors';
-import type { Ledger } from '../../ledger/ledger';
 import { chargeMinor, type ClientProvider, type PlanInterval, type SubscriptionStatus } from '../../../contract/billing';
 import type { Locale } from '../../../contract/locales';
-import { planOf, type PlanEntry, type PriceList } from '../prices';
-import { ProviderRefused, ProviderUnavailable, type PaymentProvider, type Providers } from '../provider';
+import { planOf, type PlanEntry } from '../prices';
+import type { PaymentsOptions } from '../payments';
+import { ProviderRefused, ProviderUnavailable, type PaymentProvider } from '../provider';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type MandateRow = typeof mandates.$inferSelect;
@@ -29,18 +28,10 @@ export interface SubscriptionMail {
   date: Date | null;
 }
 
-export interface SubscriptionsOptions {
-  db: Database;
-  ledger: Ledger;
-  log: FastifyBaseLogger;
-  prices: PriceList;
-  /** The provider behind each of the page's provider names; an absent one sells nothing. */
-  providers: Providers;
-  publicUrl: string;
-  walletChanged(userId: string): void;
+/** What subscriptions are made with: what payments are, and a way to tell the seller by mail. */
+export interface SubscriptionsOptions extends PaymentsOptions {
   /** Tells the seller by mail (sent later; a failure to send loses nothing). */
   mail(userId: string, mail: SubscriptionMail): void;
-  now?: () => Date;
 }
 
 /** The statuses of a subscription that has (or owes) a period. */
