@@ -54,9 +54,21 @@ function TestPaymentsBanner() {
       .then((module) => module.paymentsAreTests())
       .then(setShown, () => setShown(false));
   }, []);
+  // The pages make room for it: Ionic's headers through the safe area, the light pages by padding.
+  const measured = useCallback((banner: HTMLDivElement | null) => {
+    const root = document.documentElement;
+    if (!banner) {
+      root.classList.remove('test-payments');
+      return;
+    }
+    const place = () => root.style.setProperty('--test-payments-height', `${banner.offsetHeight}px`);
+    place();
+    root.classList.add('test-payments');
+    new ResizeObserver(place).observe(banner);
+  }, []);
   if (!shown) return null;
   return (
-    <div className="test-payments-banner" role="status" data-testid="test-payments-banner">
+    <div ref={measured} className="test-payments-banner" role="status" data-testid="test-payments-banner">
       {t('payments.testBanner')}
     </div>
   );
