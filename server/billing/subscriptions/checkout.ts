@@ -68,11 +68,14 @@ export function createCheckout(ctx: Context, periods: Periods, mandateParts: Man
   };
 
   /**
-   * Opens a checkout for the seller under their lease: the unfinished one closed, a live plan
-   * refused, an unpaid one ended in favour of the new, then `open` makes the new one.
+   * Opens a checkout for the seller under their lease: the same request made while this one
+   * waited for the lease answered as it was, the unfinished one closed, a live plan refused, an
+   * unpaid one ended in favour of the new, then `open` makes the new one.
    */
-  const startCheckout = <T>(userId: string, open: () => Promise<T>): Promise<T> =>
+  const startCheckout = <T>(userId: string, open: () => Promise<T>, repeated?: () => Promise<T | undefined>): Promise<T> =>
     withLease(db, `checkout:${userId}`, CHECKOUT_LEASE, async () => {
+      const earlier = await repeated?.();
+      if (earlier) return earlier;
       const at = ctx.now();
       await closeUnfinished(userId, at);
       await refuseIfSubscribed(userId);
@@ -134,25 +137,26 @@ export function createCheckout(ctx: Context, periods: Periods, mandateParts: Man
       ctx.providerFor(mandate.client as ClientProvider);
       const current = await mandateParts.fresh(mandate);
       if (current.status !== 'active') throw new HttpError(409, 'MANDATE_NOT_ACTIVE', 'MANDATE_NOT_ACTIVE', { status: current.status });
-      const sub = await startCheckout(userId, async () => {
-        // The same request again, made while this one waited for the lease.
-        const repeated = await again();
-        if (repeated) return { row: repeated, fresh: false };
-        const row = await insertSubscription({
-          userId,
-          provider: current.provider,
-          client: current.client,
-          billing: 'mandate',
-          mandateId: current.id,
-          reference: input.reference,
-          planId: input.plan_id,
-          interval: input.interval,
-        });
-        const at = ctx.now();
-        await periods.chargeMandate(row, { start: at, planId: row.planId, interval: input.interval }, 'first', at);
-        return { row, fresh: true };
-      });
-      return (await ctx.findSubscription(sub.row.id))!;
+      const sub = await startCheckout(
+        userId,
+        async () => {
+          const row = await insertSubscription({
+            userId,
+            provider: current.provider,
+            client: current.client,
+            billing: 'mandate',
+            mandateId: current.id,
+            reference: input.reference,
+            planId: input.plan_id,
+            interval: input.interval,
+          });
+          const at = ctx.now();
+          await periods.chargeMandate(row, { start: at, planId: row.planId, interval: input.interval }, 'first', at);
+          return row;
+        },
+        again,
+      );
+      return (await ctx.findSubscription(sub.id))!;
     },
 
     /**
