@@ -13,7 +13,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { customerOf } from '../support/customers';
-import { localServer, type LocalServer } from '../support/local-http';
+import { heldProxy, settledWithin } from '../support/held-proxy';
 import { expectBalanced } from '../support/wallet';
 import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
 import { startFakeYooKassa, type YooKassaPayment } from '../support/fakes/yookassa';
@@ -39,32 +39,13 @@ function harness(get: () => TestApp) {
 describe('Stripe: a newer checkout closes the older one at Stripe first', () => {
   let t: TestApp;
   let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
-  let proxy: LocalServer;
-  /** A Stripe request the proxy holds until released (a slow answer from Stripe). */
-  let held: { path: string; arrived: () => void; release: Promise<void> } | null = null;
+  let proxy: Awaited<ReturnType<typeof heldProxy>>;
   const h = harness(() => t);
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
     // Our app talks to Stripe through this proxy, so a test can make one answer late.
-    proxy = await localServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', async () => {
-        const path = request.url ?? '/';
-        const hold = held && request.method === 'POST' && path === held.path ? held : null;
-        if (hold) {
-          held = null;
-          hold.arrived();
-          await hold.release;
-        }
-        const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
-        const answer = await fetch(`${stripe.origin}${path}`, { method: request.method, headers, ...(request.method === 'GET' ? {} : { body: Buffer.concat(chunks) }) });
-        const body = Buffer.from(await answer.arrayBuffer());
-        response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'request-id': answer.headers.get('request-id') ?? '' });
-        response.end(body);
-      });
-    });
+    proxy = await heldProxy(() => stripe.origin);
     t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: proxy.origin });
   });
   afterAll(async () => {
@@ -128,7 +109,14 @@ describe('Stripe: a newer checkout closes the older one at Stripe first', () => 
 
   it('two tabs at once: one checkout stays open, the other is closed at Stripe; never two pending rows', async () => {
     await h.seller('boris');
-    const answers = await Promise.all([create('boris', 1), create('boris', 2)]);
+    // Stripe makes the first tab's session slowly: the second tab taps while it is being made.
+    const slow = proxy.hold('POST', '/v1/checkout/sessions');
+    const first = create('boris', 1);
+    await slow.arrived;
+    const second = create('boris', 2);
+    await settledWithin(second, 500);
+    slow.release();
+    const answers = await Promise.all([first, second]);
     for (const answer of answers) expect([200, 409], answer.body).toContain(answer.statusCode);
     const rows = await h.rowsOf('boris');
     const pending = rows.filter((row) => row.status === 'pending');
@@ -176,17 +164,14 @@ describe('Stripe: a newer checkout closes the older one at Stripe first', () => 
 
   it('a checkout whose creation outlives its lease is closed at Stripe when it comes back, and its tab is refused', async () => {
     await h.seller('dora');
-    let arrived!: () => void;
-    let release!: () => void;
-    const there = new Promise<void>((resolve) => (arrived = resolve));
-    held = { path: '/v1/checkout/sessions', arrived, release: new Promise((resolve) => (release = resolve)) };
+    const held = proxy.hold('POST', '/v1/checkout/sessions');
     const slow = create('dora', 1);
-    await there;
+    await held.arrived;
     // Stripe answers so late that the first tab's lease runs out, and the second tab goes ahead.
     await t.app.database.db.update(billingLocks).set({ until: sql`now() - interval '1 second'` }).where(eq(billingLocks.key, `checkout:${h.sellers.dora!.id}`));
     const second = await create('dora', 2);
     expect(second.statusCode, second.body).toBe(200);
-    release();
+    held.release();
     const first = await slow;
     expect(first.statusCode, first.body).toBe(409);
     expect(first.json().error).toBe('CHECKOUT_IN_PROGRESS');
@@ -256,14 +241,17 @@ describe('Stripe: a newer checkout closes the older one at Stripe first', () => 
 describe('YooKassa: one mandate, one charge', () => {
   let t: TestApp;
   let yoo: Awaited<ReturnType<typeof startFakeYooKassa>>;
+  let proxy: Awaited<ReturnType<typeof heldProxy>>;
   const h = harness(() => t);
 
   beforeAll(async () => {
     yoo = await startFakeYooKassa();
-    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', YOOKASSA_SHOP_ID: yoo.shopId, YOOKASSA_SECRET_KEY: yoo.secretKey, YOOKASSA_API_URL: yoo.apiUrl });
+    proxy = await heldProxy(() => yoo.origin);
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', YOOKASSA_SHOP_ID: yoo.shopId, YOOKASSA_SECRET_KEY: yoo.secretKey, YOOKASSA_API_URL: `${proxy.origin}/v3` });
   });
   afterAll(async () => {
     await t?.close();
+    await proxy?.close();
     await yoo?.close();
   });
 
@@ -318,7 +306,14 @@ describe('YooKassa: one mandate, one charge', () => {
     const { mandateId } = await authorised('galya');
     const before = charges();
     const balance = await h.balance('galya');
-    const answers = await Promise.all([subscribe('galya', mandateId, 'galya-tab-1'), subscribe('galya', mandateId, 'galya-tab-2')]);
+    // YooKassa answers the first tab's charge slowly: the second tab asks while it is being made.
+    const slow = proxy.hold('POST', '/v3/payments');
+    const first = subscribe('galya', mandateId, 'galya-tab-1');
+    await slow.arrived;
+    const second = subscribe('galya', mandateId, 'galya-tab-2');
+    await settledWithin(second, 500);
+    slow.release();
+    const answers = await Promise.all([first, second]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     const refused = answers.find((answer) => answer.statusCode === 409)!;
     expect(['ALREADY_SUBSCRIBED', 'CHECKOUT_IN_PROGRESS']).toContain(refused.json().error);
@@ -334,7 +329,13 @@ describe('YooKassa: one mandate, one charge', () => {
   it('the same reference twice, at once and again: the same subscription, one charge', async () => {
     const { mandateId } = await authorised('hugo');
     const before = charges();
-    const answers = await Promise.all([subscribe('hugo', mandateId, 'hugo-sub'), subscribe('hugo', mandateId, 'hugo-sub')]);
+    const slow = proxy.hold('POST', '/v3/payments');
+    const first = subscribe('hugo', mandateId, 'hugo-sub');
+    await slow.arrived;
+    const second = subscribe('hugo', mandateId, 'hugo-sub');
+    await settledWithin(second, 500);
+    slow.release();
+    const answers = await Promise.all([first, second]);
     answers.push(await subscribe('hugo', mandateId, 'hugo-sub'));
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     expect(new Set(answers.map((answer) => answer.json().data.id)).size).toBe(1);

@@ -14,6 +14,7 @@ import { stopClockAt } from '../support/clock';
 import { expectBalanced } from '../support/wallet';
 import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
 import { startFakeYooKassa } from '../support/fakes/yookassa';
+import { heldProxy, settledWithin } from '../support/held-proxy';
 import { ledger, mandates, sandboxCheckouts, subscriptionCharges, subscriptions } from '../../server/db/schema';
 
 type Seller = { token: string; id: string };
@@ -121,18 +122,17 @@ describe('the sandbox: a card subscription billed through its mandate', () => {
   it('the upgrade routes are rate limited per seller, as the other payment routes: 429 past the limit', async () => {
     await h.seller('petr');
     const someone = crypto.randomUUID();
-    let status = 0;
     let calls = 0;
     // Thirty an hour, counted across both routes; a seller with no plan is answered 404 until then.
-    while (calls < 40) {
+    for (;;) {
       calls += 1;
       const answer = calls % 2 ? await h.api('petr', 'POST', '/subscription/update', { plan_id: 2 }, key()) : await h.api('petr', 'PUT', `/localpay/subscriptions/${someone}`, { plan_id: 2 }, key());
-      status = answer.statusCode;
-      if (status === 429) {
-        expect(answer.json().error).toBe('RATE_LIMITED');
+      if (answer.statusCode === 429) {
+        expect(answer.json()).toMatchObject({ error: 'RATE_LIMITED', message: expect.stringMatching(/\d+/) });
         break;
       }
-      expect(status, `${calls} ${answer.body}`).toBe(404);
+      expect(answer.statusCode, `${calls} ${answer.body}`).toBe(404);
+      if (calls > 40) break;
     }
     expect(calls).toBe(31);
     const put = await h.api('petr', 'PUT', `/localpay/subscriptions/${someone}`, { plan_id: 2 }, key());
@@ -143,14 +143,18 @@ describe('the sandbox: a card subscription billed through its mandate', () => {
 describe('YooKassa: PUT /localpay/subscriptions/{id}', () => {
   let t: TestApp;
   let yoo: Awaited<ReturnType<typeof startFakeYooKassa>>;
+  let proxy: Awaited<ReturnType<typeof heldProxy>>;
   const h = harness(() => t);
 
   beforeAll(async () => {
     yoo = await startFakeYooKassa();
-    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', YOOKASSA_SHOP_ID: yoo.shopId, YOOKASSA_SECRET_KEY: yoo.secretKey, YOOKASSA_API_URL: yoo.apiUrl });
+    // Our app talks to YooKassa through this proxy, so a test can make one answer late.
+    proxy = await heldProxy(() => yoo.origin);
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', YOOKASSA_SHOP_ID: yoo.shopId, YOOKASSA_SECRET_KEY: yoo.secretKey, YOOKASSA_API_URL: `${proxy.origin}/v3` });
   });
   afterAll(async () => {
     await t?.close();
+    await proxy?.close();
     await yoo?.close();
   });
 
@@ -176,7 +180,16 @@ describe('YooKassa: PUT /localpay/subscriptions/{id}', () => {
   it('two upgrades at once: one charge at YooKassa, one credit; the other answers 409', async () => {
     const id = await subscribed('rita');
     const before = payments();
-    const answers = await Promise.all([h.api('rita', 'PUT', `/localpay/subscriptions/${id}`, { plan_id: 2 }, key()), h.api('rita', 'PUT', `/localpay/subscriptions/${id}`, { plan_id: 2 }, key())]);
+    // YooKassa answers the first upgrade's charge slowly: the second is asked while it is being made.
+    const slow = proxy.hold('POST', '/v3/payments');
+    const first = h.api('rita', 'PUT', `/localpay/subscriptions/${id}`, { plan_id: 2 }, key());
+    await slow.arrived;
+    const second = h.api('rita', 'PUT', `/localpay/subscriptions/${id}`, { plan_id: 2 }, key());
+    // The second is answered at once, while the first is still in flight.
+    expect(await settledWithin(second, 2_000)).toBe(true);
+    expect((await second).json().error).toBe('UPGRADE_IN_PROGRESS');
+    slow.release();
+    const answers = await Promise.all([first, second]);
     expectOneUpgrade(answers);
     expect(payments()).toBe(before + 1);
     const charges = await h.chargesOf('rita');
