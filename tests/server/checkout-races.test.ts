@@ -97,6 +97,10 @@ describe('Stripe: a newer checkout closes the older one at Stripe first', () => 
     expect(sessionOfRow(a!)).toMatchObject({ status: 'expired', subscription: null });
     expect(() => stripe.completeSubscription(a!.providerCheckoutId!)).toThrow();
     expect((await h.api('anna', 'GET', `/subscription/checkout-session/${a!.providerCheckoutId}`)).json().data.status).toBe('expired');
+    // Stripe tells us of the expiry it made: answered 200, twice, changing nothing.
+    const expired = stripe.events.filter((event) => event.type === 'checkout.session.expired' && (event.data.object as { id: string }).id === a!.providerCheckoutId);
+    expect(expired).toHaveLength(1);
+    expect(await deliver([...expired, ...expired])).toBe(0);
 
     const paid = stripe.completeSubscription(b!.providerCheckoutId!);
     expect(await deliver(paid)).toBe(2);
