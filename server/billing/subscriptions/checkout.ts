@@ -21,22 +21,20 @@ const CHECKOUT_LEASE = { ttlMs: 90_000, waitMs: 15_000, busy: { status: 409, cod
 export function createCheckout(ctx: Context, periods: Periods, mandateParts: Mandates) {
   const { db, log } = ctx;
 
-  /** Whether a pending first charge is still in the air, after asking the provider once more. */
+  /**
+   * Whether a pending first charge is still in the air, after asking the provider once more the
+   * way reconciliation does: its answer lost, it is sent again under its own key (the provider
+   * answers the payment it made, never a second one) rather than declared failed while the
+   * provider may still be making it.
+   */
   const chargeStillPending = async (sub: SubscriptionRow, at: Date): Promise<boolean> => {
     const [charge] = await db
       .select()
       .from(subscriptionCharges)
       .where(and(eq(subscriptionCharges.subscriptionId, sub.id), eq(subscriptionCharges.status, 'pending')));
     if (!charge) return false;
-    const billing = ctx.mandateBilling(sub.client as ClientProvider);
-    if (!billing) return true;
-    const remote = charge.providerPaymentId ? await billing.retrieveCharge(charge.providerPaymentId) : await billing.findCharge(charge.id, charge.createdAt);
-    if (!remote) {
-      await periods.failCharge(charge, at, 'first', false);
-      return false;
-    }
-    await periods.settleCharge(charge, remote, at, 'first');
-    return (await ctx.findCharge(charge.id))?.status === 'pending';
+    if (!ctx.mandateBilling(sub.client as ClientProvider)) return true;
+    return (await periods.askAbout(charge, sub, at)).status === 'pending';
   };
 
   /** Closes each unfinished checkout of the seller at its provider, or refuses the new one when one cannot be closed. */
@@ -70,11 +68,14 @@ export function createCheckout(ctx: Context, periods: Periods, mandateParts: Man
   };
 
   /**
-   * Opens a checkout for the seller under their lease: the unfinished one closed, a live plan
-   * refused, an unpaid one ended in favour of the new, then `open` makes the new one.
+   * Opens a checkout for the seller under their lease: the same request made while this one
+   * waited for the lease answered as it was, the unfinished one closed, a live plan refused, an
+   * unpaid one ended in favour of the new, then `open` makes the new one.
    */
-  const startCheckout = <T>(userId: string, open: () => Promise<T>): Promise<T> =>
+  const startCheckout = <T>(userId: string, open: () => Promise<T>, repeated?: () => Promise<T | undefined>): Promise<T> =>
     withLease(db, `checkout:${userId}`, CHECKOUT_LEASE, async () => {
+      const earlier = await repeated?.();
+      if (earlier) return earlier;
       const at = ctx.now();
       await closeUnfinished(userId, at);
       await refuseIfSubscribed(userId);
@@ -136,25 +137,26 @@ export function createCheckout(ctx: Context, periods: Periods, mandateParts: Man
       ctx.providerFor(mandate.client as ClientProvider);
       const current = await mandateParts.fresh(mandate);
       if (current.status !== 'active') throw new HttpError(409, 'MANDATE_NOT_ACTIVE', 'MANDATE_NOT_ACTIVE', { status: current.status });
-      const sub = await startCheckout(userId, async () => {
-        // The same request again, made while this one waited for the lease.
-        const repeated = await again();
-        if (repeated) return { row: repeated, fresh: false };
-        const row = await insertSubscription({
-          userId,
-          provider: current.provider,
-          client: current.client,
-          billing: 'mandate',
-          mandateId: current.id,
-          reference: input.reference,
-          planId: input.plan_id,
-          interval: input.interval,
-        });
-        const at = ctx.now();
-        await periods.chargeMandate(row, { start: at, planId: row.planId, interval: input.interval }, 'first', at);
-        return { row, fresh: true };
-      });
-      return (await ctx.findSubscription(sub.row.id))!;
+      const sub = await startCheckout(
+        userId,
+        async () => {
+          const row = await insertSubscription({
+            userId,
+            provider: current.provider,
+            client: current.client,
+            billing: 'mandate',
+            mandateId: current.id,
+            reference: input.reference,
+            planId: input.plan_id,
+            interval: input.interval,
+          });
+          const at = ctx.now();
+          await periods.chargeMandate(row, { start: at, planId: row.planId, interval: input.interval }, 'first', at);
+          return row;
+        },
+        again,
+      );
+      return (await ctx.findSubscription(sub.id))!;
     },
 
     /**
@@ -182,7 +184,19 @@ export function createCheckout(ctx: Context, periods: Periods, mandateParts: Man
               locale: context.locale,
               email: context.email,
             });
-            await db.update(subscriptions).set({ providerCheckoutId: checkout.providerPaymentId }).where(eq(subscriptions.id, sub.id));
+            const [kept] = await db
+              .update(subscriptions)
+              .set({ providerCheckoutId: checkout.providerPaymentId })
+              .where(and(eq(subscriptions.id, sub.id), eq(subscriptions.status, 'pending')))
+              .returning({ id: subscriptions.id });
+            if (!kept) {
+              // The provider answered so late that this checkout's lease ran out and a newer one
+              // closed it meanwhile: its page is closed too before anyone can pay on it.
+              await db.update(subscriptions).set({ providerCheckoutId: checkout.providerPaymentId }).where(eq(subscriptions.id, sub.id));
+              await provider.subscriptions.closeCheckout(checkout.providerPaymentId);
+              log.warn({ subscriptionId: sub.id }, 'a checkout closed by a newer one while its page was being made: the page is closed');
+              throw new HttpError(409, 'CHECKOUT_IN_PROGRESS', 'CHECKOUT_IN_PROGRESS');
+            }
             return { redirectUrl: checkout.redirectUrl, sessionId: checkout.providerPaymentId };
           } catch (error) {
             await db.update(subscriptions).set({ status: 'failed', endedAt: ctx.now() }).where(eq(subscriptions.id, sub.id));

@@ -2,7 +2,7 @@
 // what the provider answers — the charge completed, the subscription moved on to the period it
 // paid for and its tokens credited to lapse at the period's end, in one statement; or the charge
 // refused and the subscription retrying later or ending, as its step says.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { subscriptionCharges, subscriptions, mandates } from '../../db/schema';
 import { ProviderRefused, type RemoteCharge } from '../provider';
 import { planOf } from '../prices';
@@ -12,6 +12,11 @@ import { periodEnd, type ChargeKind, type ChargeRow, type Context, type MandateR
 
 /** After a refused renewal, the next attempts: a day later, then two more (past_due), then four (unpaid). */
 export const RETRY_AFTER_MS = [1, 2, 4].map((days) => days * 24 * 60 * 60_000);
+/**
+ * How long a charge whose answer was lost may be sent again under its key: within the shortest
+ * window a provider keeps an idempotency key (YooKassa's 24 hours), with an hour to spare.
+ */
+export const CHARGE_RESEND_MS = 23 * 60 * 60_000;
 
 export type Periods = ReturnType<typeof createPeriods>;
 
@@ -183,5 +188,32 @@ export function createPeriods(ctx: Context) {
     return (await ctx.findCharge(charge.id))!;
   };
 
-  return { completeCharge, failCharge, settleCharge, chargeMandate, kindOf };
+  /**
+   * Asks the provider about a pending charge: read by its provider id; without one (its answer was
+   * lost) sent again under the same key while the provider still keeps that key, so it cannot
+   * charge twice; after that found by reading the provider, or declined when it was never made.
+   * Answers the charge as it stands.
+   */
+  const askAbout = async (charge: ChargeRow, sub: SubscriptionRow, at: Date): Promise<ChargeRow> => {
+    const billing = ctx.mandateBilling(sub.client as ClientProvider);
+    if (!billing) return charge;
+    const kind = kindOf(charge, sub);
+    if (charge.providerPaymentId) {
+      await settleCharge(charge, await billing.retrieveCharge(charge.providerPaymentId), at, kind);
+    } else if (at.getTime() - charge.createdAt.getTime() < CHARGE_RESEND_MS) {
+      return chargeMandate(sub, { start: charge.periodStart, planId: charge.planId, interval: charge.interval as PlanInterval, requestKey: charge.requestKey ?? undefined }, kind, at);
+    } else {
+      const found = await billing.findCharge(charge.id, charge.createdAt);
+      if (!found) {
+        log.warn({ chargeId: charge.id }, 'a charge whose answer was lost was never made by the provider: it is declined');
+        await failCharge(charge, at, kind, false);
+      } else {
+        await db.update(subscriptionCharges).set({ providerPaymentId: found.providerPaymentId }).where(and(eq(subscriptionCharges.id, charge.id), isNull(subscriptionCharges.providerPaymentId)));
+        await settleCharge({ ...charge, providerPaymentId: found.providerPaymentId }, found, at, kind);
+      }
+    }
+    return (await ctx.findCharge(charge.id)) ?? charge;
+  };
+
+  return { completeCharge, failCharge, settleCharge, chargeMandate, kindOf, askAbout };
 }

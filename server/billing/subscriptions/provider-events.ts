@@ -5,7 +5,7 @@
 // seller has no other plan, or is refunded at the provider and recorded. No state our own code
 // made answers a notification with an error.
 import { and, desc, eq, or, sql } from 'drizzle-orm';
-import { mandates, subscriptionCharges, subscriptions } from '../../db/schema';
+import { mandates, subscriptionCharges, subscriptionEvents, subscriptions } from '../../db/schema';
 import type { Database } from '../../db/client';
 import { applyDispute, tokensFor, type PaidTarget } from '../disputes';
 import { periodTokens } from '../prices';
@@ -42,7 +42,13 @@ export function createProviderEvents(ctx: Context, periods: Periods, mandatePart
 
   /** A period the card provider billed: credited once per invoice, for what the plan says the amount paid buys. */
   const periodPaid = async (tx: Database, locked: SubscriptionRow, event: PeriodPaid, at: Date, link: object): Promise<Outcome | 'refund'> => {
-    if (locked.status === 'failed' && !(await canRevive(tx, locked))) return 'refund';
+    if (locked.status === 'failed' && !(await canRevive(tx, locked))) {
+      // The refund is recorded with its event, in one transaction, once the provider has given
+      // the money back: until then the event is not taken as applied, so a retry refunds again
+      // (the provider refunds an invoice once) rather than being skipped as a replay.
+      await tx.delete(subscriptionEvents).where(and(eq(subscriptionEvents.provider, locked.provider), eq(subscriptionEvents.eventId, event.eventId)));
+      return 'refund';
+    }
     const entry = ctx.entryOf(event.planId ?? locked.planId) ?? ctx.planEntry(locked.planId);
     const interval = ctx.intervalOf(locked);
     const tokens = periodTokens(entry, interval, { amountMinor: event.amountMinor, currency: event.currency }, ctx.prices);
@@ -69,7 +75,11 @@ export function createProviderEvents(ctx: Context, periods: Periods, mandatePart
       .onConflictDoNothing()
       .returning();
     if (!charge) return null;
-    const newer = !locked.currentPeriodEnd || event.periodEnd >= locked.currentPeriodEnd;
+    // Periods that end in the same second (an upgrade in the second a renewal began) are told
+    // apart by their plan: a subscription only moves up, so the higher plan is the later one.
+    const rank = (planId: number) => ctx.prices.plans.findIndex((plan) => plan.id === planId);
+    const end = locked.currentPeriodEnd?.getTime();
+    const newer = end === undefined || event.periodEnd.getTime() > end || (event.periodEnd.getTime() === end && rank(entry.id) >= rank(locked.planId));
     await tx
       .update(subscriptions)
       .set({

@@ -7,7 +7,6 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { mandates, subscriptionCharges, subscriptions } from '../../db/schema';
-import type { ClientProvider, PlanInterval } from '../../../contract/billing';
 import { FIRST_CHECK_MS, LIVE, LONGEST_CHECK_MS, type ChargeRow, type Context, type MandateRow, type SubscriptionRow } from './context';
 import type { Periods } from './periods';
 import type { Mandates } from './mandates';
@@ -16,11 +15,7 @@ import type { Mandates } from './mandates';
 const RENEW_LEASE_MS = 10 * 60_000;
 /** A mandate nobody authorised within a day is given up. */
 const MANDATE_GIVE_UP_MS = 24 * 60 * 60_000;
-/**
- * How long a charge whose answer was lost may be sent again under its key: within the shortest
- * window a provider keeps an idempotency key (YooKassa's 24 hours), with an hour to spare.
- */
-export const CHARGE_RESEND_MS = 23 * 60 * 60_000;
+export { CHARGE_RESEND_MS } from './periods';
 /** Subscriptions renewed per batch of the job. */
 const RENEW_BATCH = 200;
 
@@ -45,29 +40,10 @@ export function createRenewals(ctx: Context, periods: Periods, mandateParts: Man
     await periods.chargeMandate(sub, { start: sub.currentPeriodEnd, planId: sub.planId, interval: ctx.intervalOf(sub) }, 'renewal', at, mandate);
   };
 
-  /** A pending charge asked about: read by its provider id, re-sent while its key holds, found by reading the provider after. */
+  /** A pending charge asked about (see periods.askAbout: re-sent only while its key holds, found by reading the provider after). */
   const reconcileCharge = async (charge: ChargeRow, at: Date) => {
     const sub = await ctx.findSubscription(charge.subscriptionId);
-    const billing = sub ? ctx.mandateBilling(sub.client as ClientProvider) : undefined;
-    if (!sub || !billing) return;
-    const kind = periods.kindOf(charge, sub);
-    if (charge.providerPaymentId) {
-      await periods.settleCharge(charge, await billing.retrieveCharge(charge.providerPaymentId), at, kind);
-      return;
-    }
-    if (at.getTime() - charge.createdAt.getTime() < CHARGE_RESEND_MS) {
-      // The provider never answered the charge: ask again under the same key (it cannot charge twice).
-      await periods.chargeMandate(sub, { start: charge.periodStart, planId: charge.planId, interval: charge.interval as PlanInterval, requestKey: charge.requestKey ?? undefined }, kind, at);
-      return;
-    }
-    const found = await billing.findCharge(charge.id, charge.createdAt);
-    if (!found) {
-      log.warn({ chargeId: charge.id }, 'a charge whose answer was lost was never made by the provider: it is declined');
-      await periods.failCharge(charge, at, kind, false);
-      return;
-    }
-    await db.update(subscriptionCharges).set({ providerPaymentId: found.providerPaymentId }).where(and(eq(subscriptionCharges.id, charge.id), isNull(subscriptionCharges.providerPaymentId)));
-    await periods.settleCharge({ ...charge, providerPaymentId: found.providerPaymentId }, found, at, kind);
+    if (sub) await periods.askAbout(charge, sub, at);
   };
 
   /** Asks the providers about mandates and charges left pending (a notification that never came). */
