@@ -18,6 +18,8 @@ export interface PaidTarget {
   tokens: number;
   amountMinor: number;
   currency: string;
+  /** What was refunded of it before: money (minor units) and the tokens taken back for it. */
+  refunded: { minor: number; tokens: number };
   /** The ledger entry that credited it. */
   credit: { type: 'top_up' | 'subscription'; reference: string };
 }
@@ -26,6 +28,15 @@ export interface PaidTarget {
 export function tokensFor(target: Pick<PaidTarget, 'tokens' | 'amountMinor'>, minor: number): number {
   if (target.amountMinor <= 0 || minor >= target.amountMinor) return target.tokens;
   return Math.floor((target.tokens * Math.max(0, minor)) / target.amountMinor);
+}
+
+/**
+ * The tokens a dispute of `minor` takes: what the refunded money and the disputed money buy
+ * together, less what the refunds already took — so a dispute of all that was left after a refund
+ * takes all that was left, whatever the rounding of each part.
+ */
+export function disputedTokens(target: Pick<PaidTarget, 'tokens' | 'amountMinor' | 'refunded'>, minor: number): number {
+  return Math.max(0, tokensFor(target, target.refunded.minor + Math.max(0, minor)) - target.refunded.tokens);
 }
 
 /** Applies a dispute's state to what it disputes; true when tokens or its status moved. */
@@ -58,7 +69,7 @@ export async function applyDispute(
       .returning();
     // Won before we heard it open: the money never left, nothing to take.
     if (event.status === 'won') return true;
-    const { taken, unrecovered } = await ledger.takeBack(target.userId, { type: target.credit.type, reference: takeReference, reverses: target.credit }, tokensFor(target, event.amountMinor), tx);
+    const { taken, unrecovered } = await ledger.takeBack(target.userId, { type: target.credit.type, reference: takeReference, reverses: target.credit }, disputedTokens(target, event.amountMinor), tx);
     await tx
       .update(paymentDisputes)
       .set({ takenTokens: taken, unrecoveredTokens: unrecovered })

@@ -232,6 +232,7 @@ export function createPayments(options: PaymentsOptions) {
       tokens: row.tokens,
       amountMinor: row.amountMinor,
       currency: row.currency,
+      refunded: { minor: row.refundedMinor, tokens: row.refundedTokens },
       credit: { type: 'top_up', reference: `payment:${row.id}` },
     };
     return (await applyDispute(tx, ledger, providerName, event, target)) || row !== payment ? row : null;

@@ -24,6 +24,7 @@ const chargeTarget = (charge: ChargeRow): PaidTarget => ({
   tokens: charge.tokens,
   amountMinor: charge.amountMinor,
   currency: charge.currency,
+  refunded: { minor: charge.refundedMinor, tokens: charge.refundedTokens },
   credit: { type: 'subscription', reference: `charge:${charge.id}` },
 });
 

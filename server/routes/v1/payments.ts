@@ -3,6 +3,7 @@
 // `card`), and the webhooks each provider notifies. A notification is read from its exact bytes
 // (a signature covers them) and trusted only as the provider's adapter verifies it.
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paymentResponses } from '../../../contract/responses';
 import { CLIENT_PROVIDERS, type Payment } from '../../../contract/billing';
@@ -33,6 +34,13 @@ function paymentView(row: PaymentRow): Payment {
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const trustedYooKassa = app.config.yookassa?.trustedIps ?? null;
+  /**
+   * Who sent a notification: the connection's address or, behind our proxy (TRUST_PROXY), the
+   * address the proxy saw — the last X-Forwarded-For entry, the one it added. The entries before
+   * it are whatever the caller wrote: read as the sender, they would let anyone pass as YooKassa
+   * and dodge the limit by writing another address each time.
+   */
+  const senderOf = (request: FastifyRequest) => (app.config.trustProxy ? (request.ips?.[1] ?? request.ip) : request.ip);
   app.get(
     '/mode',
     {
@@ -100,11 +108,12 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         if (provider === 'yookassa') {
           // YooKassa signs nothing and every notification costs API reads: only its own addresses
           // (when the operator lists them), and not too often from any one address.
-          if (trustedYooKassa && !trustedYooKassa.check(request.ip, isIPv6(request.ip) ? 'ipv6' : 'ipv4')) {
-            request.log.warn({ ip: request.ip }, 'a YooKassa notification came from an address not in YOOKASSA_TRUSTED_IPS');
+          const sender = senderOf(request);
+          if (trustedYooKassa && !trustedYooKassa.check(sender, isIPv6(sender) ? 'ipv6' : 'ipv4')) {
+            request.log.warn({ ip: sender }, 'a YooKassa notification came from an address not in YOOKASSA_TRUSTED_IPS');
             throw new HttpError(403, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
           }
-          await app.limit(`webhook:${provider}:ip:${request.ip}`, NOTIFICATIONS_PER_MINUTE);
+          await app.limit(`webhook:${provider}:ip:${sender}`, NOTIFICATIONS_PER_MINUTE);
         }
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         try {
