@@ -92,7 +92,7 @@ export const subscriptionResponses = {
   mine: { 200: mySubscriptionSchema, ...errorResponses(401) },
   create: { 200: okEnvelope(redirectSchema), ...errorResponses(...BODY, 401, 409, 429, 502, 503) },
   cancel: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 502, 503) },
-  update: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 502, 503) },
+  update: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 429, 502, 503) },
   checkoutSession: { 200: okEnvelope(checkoutSessionSchema), ...errorResponses(400, 401, 404) },
 };
 
@@ -102,8 +102,8 @@ export const localPayResponses = {
   mandates: { 200: okEnvelope(z.array(mandateSchema)), ...errorResponses(400, 401) },
   createMandate: { 200: okEnvelope(mandateSchema), ...errorResponses(...BODY, 401, 429, 502, 503) },
   subscriptions: { 200: okEnvelope(z.array(subscriptionSchema)), ...errorResponses(400, 401) },
-  subscribe: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 409, 429) },
-  change: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 502, 503) },
+  subscribe: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404, 409, 429, 502, 503) },
+  change: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 402, 404, 409, 429, 502, 503) },
   cancel: { 200: okEnvelope(subscriptionSchema), ...errorResponses(...BODY, 401, 404) },
 };
 

@@ -244,6 +244,39 @@ describe('a Stripe dispute of a subscription invoice', () => {
   });
 });
 
+describe('money back on an invoice heard before the invoice was paid', () => {
+  it('a refund credits the period and takes it back, once; the late invoice.paid changes nothing', async () => {
+    const s = await seller(live, 'iskra');
+    const start = await balanced(s);
+    const { providerSubscriptionId } = await stripeSubscription(s);
+    const renewed = stripe.renew(providerSubscriptionId);
+    const renewal = stripe.subscriptions.get(providerSubscriptionId)!.latest_invoice!;
+    const refund = ofType(stripe.refundInvoice(renewal), 'charge.refunded');
+    // The refund first: the period it reverses is credited, then taken back (two changes), once.
+    expect(await deliver(refund, refund)).toBe(2);
+    expect(await balanced(s)).toBe(start + 600);
+    expect(await chargeOf(live, renewal)).toMatchObject({ status: 'completed', tokens: 600, refundedTokens: 600 });
+    // Every other event of the renewal, invoice.paid among them, arrives late and changes no tokens.
+    await deliver(...renewed);
+    expect(await balanced(s)).toBe(start + 600);
+  });
+
+  it('a dispute opened then lost takes back the period it was heard before, once', async () => {
+    const s = await seller(live, 'ilona');
+    const start = await balanced(s);
+    const { providerSubscriptionId } = await stripeSubscription(s);
+    const renewed = stripe.renew(providerSubscriptionId);
+    const renewal = stripe.subscriptions.get(providerSubscriptionId)!.latest_invoice!;
+    const { dispute, events } = stripe.openDispute(renewal);
+    const lost = stripe.closeDispute(dispute.id, 'lost');
+    await deliver(...lost, ...events);
+    expect(await balanced(s)).toBe(start + 600);
+    await deliver(...renewed, ...events, ...lost);
+    expect(await balanced(s)).toBe(start + 600);
+    expect(await disputeRow(live, 'stripe', dispute.id)).toMatchObject({ status: 'lost', takenTokens: 600 });
+  });
+});
+
 describe('a Stripe refund of a subscription invoice', () => {
   it('takes back that period’s tokens from its own lot, partial then full; replays and an older total change nothing', async () => {
     const s = await seller(live, 'gleb');

@@ -93,6 +93,9 @@ async function paidInvoice(amountMinor = 2499) {
   return { invoiceId: stripe.subscriptions.get(subscriptionId)!.latest_invoice!, subscriptionId };
 }
 
+/** The invoice paid, read first: a refund or dispute heard before invoice.paid still reverses a credited period. */
+const paidFirst = (eventId: string, invoiceId: string) => expect.objectContaining({ kind: 'period_paid', eventId: `${eventId}:paid`, invoiceId });
+
 describe('Stripe: refunds', () => {
   it('a refunded top-up stays a refund of its Checkout Session', async () => {
     const { sessionId, paymentId } = await paidTopUp();
@@ -100,27 +103,27 @@ describe('Stripe: refunds', () => {
     expect(await read(refunded)).toEqual([{ kind: 'refunded', eventId: refunded.id, providerPaymentId: sessionId, paymentId, refundedMinor: 500 }]);
   });
 
-  it('a refunded subscription invoice is charge_refunded on the invoice, found through Invoice Payments, with the total so far', async () => {
+  it('a refunded subscription invoice is its period paid, then charge_refunded on the invoice, found through Invoice Payments, with the total so far', async () => {
     const { invoiceId } = await paidInvoice(2499);
     const first = only(stripe.refundInvoice(invoiceId, 1000), 'charge.refunded');
     const asked = stripe.requests.length;
-    expect(await read(first)).toEqual([{ kind: 'charge_refunded', eventId: first.id, providerPaymentId: invoiceId, refundedMinor: 1000 }]);
+    expect(await read(first)).toEqual([paidFirst(first.id, invoiceId), { kind: 'charge_refunded', eventId: first.id, providerPaymentId: invoiceId, refundedMinor: 1000 }]);
     const intent = stripe.invoicePayments.get(invoiceId)!.payment.payment_intent;
     expect(stripe.requests.slice(asked)).toContainEqual(
       expect.objectContaining({ method: 'GET', path: '/v1/invoice_payments', params: expect.objectContaining({ payment: { type: 'payment_intent', payment_intent: intent } }) }),
     );
     const rest = only(stripe.refundInvoice(invoiceId), 'charge.refunded');
-    expect(await read(rest)).toEqual([{ kind: 'charge_refunded', eventId: rest.id, providerPaymentId: invoiceId, refundedMinor: 2499 }]);
+    expect(await read(rest)).toEqual([paidFirst(rest.id, invoiceId), { kind: 'charge_refunded', eventId: rest.id, providerPaymentId: invoiceId, refundedMinor: 2499 }]);
   });
 
-  it('an older API version’s charge names its invoice itself: read without asking Stripe', async () => {
+  it('an older API version’s charge names its invoice itself: read without asking Invoice Payments', async () => {
     const { invoiceId } = await paidInvoice();
     const refunded = only(stripe.refundInvoice(invoiceId), 'charge.refunded');
     const older = structuredClone(refunded);
     Object.assign(older.data.object, { invoice: invoiceId, payment_intent: null });
     const asked = stripe.requests.length;
-    expect(await read(older)).toEqual([{ kind: 'charge_refunded', eventId: refunded.id, providerPaymentId: invoiceId, refundedMinor: 2499 }]);
-    expect(stripe.requests.length).toBe(asked);
+    expect(await read(older)).toEqual([paidFirst(refunded.id, invoiceId), { kind: 'charge_refunded', eventId: refunded.id, providerPaymentId: invoiceId, refundedMinor: 2499 }]);
+    expect(stripe.requests.slice(asked).map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v1/invoices/${invoiceId}`]);
   });
 
   it('a refund of a charge that paid for nothing of ours reads as nothing', async () => {
@@ -150,10 +153,11 @@ describe('Stripe: disputes', () => {
     const { dispute, events } = stripe.openDispute(invoiceId, { amountMinor: 2000 });
     const created = only(events, 'charge.dispute.created');
     expect(await read(created)).toEqual([
+      paidFirst(created.id, invoiceId),
       { kind: 'disputed', eventId: created.id, disputeId: dispute.id, on: 'charge', providerPaymentId: invoiceId, status: 'open', amountMinor: 2000, currency: 'USD' },
     ]);
     const [lost] = stripe.closeDispute(dispute.id, 'lost');
-    expect(await read(lost!)).toMatchObject([{ kind: 'disputed', eventId: lost!.id, disputeId: dispute.id, on: 'charge', providerPaymentId: invoiceId, status: 'lost' }]);
+    expect(await read(lost!)).toMatchObject([{ kind: 'period_paid' }, { kind: 'disputed', eventId: lost!.id, disputeId: dispute.id, on: 'charge', providerPaymentId: invoiceId, status: 'lost' }]);
   });
 
   it('an inquiry holds no money: neither opening nor closing it reads as a dispute', async () => {

@@ -125,7 +125,7 @@ const server: Translated<typeof ru, 'en'> = {
     SUBSCRIPTION_CANCEL_SCHEDULED: 'The subscription ends at the end of the paid period.',
     SUBSCRIPTION_UPDATED: 'The plan was changed.',
     PAYMENT_STARTED: 'On to the payment.',
-    NOTIFICATION_REJECTED: 'Notification not accepted: {{reason}}.',
+    NOTIFICATION_REJECTED: 'Notification not accepted.',
     ENGINE_MALFORMED: 'The generation service sent a malformed answer. The tokens were refunded.',
     MATERIAL_MISSING: 'The photo was deleted before work began.',
     MATERIAL_IN_USE: 'A task uses this photo: it is kept with the task.',

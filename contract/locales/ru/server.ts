@@ -126,7 +126,7 @@ const server = {
     SUBSCRIPTION_CANCEL_SCHEDULED: 'Подписка будет отменена в конце оплаченного периода.',
     SUBSCRIPTION_UPDATED: 'Тариф изменён.',
     PAYMENT_STARTED: 'Переходим к оплате.',
-    NOTIFICATION_REJECTED: 'Уведомление не принято: {{reason}}.',
+    NOTIFICATION_REJECTED: 'Уведомление не принято.',
     ENGINE_MALFORMED: 'Сервис генерации прислал неверный ответ. Токены возвращены.',
     MATERIAL_MISSING: 'Фото удалено до начала работы.',
     MATERIAL_IN_USE: 'Это фото использует задача: оно хранится вместе с ней.',

@@ -124,7 +124,7 @@ const server: Translated<typeof ru, 'zh'> = {
     SUBSCRIPTION_CANCEL_SCHEDULED: '订阅将在已付费周期结束时取消。',
     SUBSCRIPTION_UPDATED: '套餐已更改。',
     PAYMENT_STARTED: '正在前往支付。',
-    NOTIFICATION_REJECTED: '通知未被接受：{{reason}}。',
+    NOTIFICATION_REJECTED: '通知未被接受。',
     ENGINE_MALFORMED: '生成服务返回了无效的响应，代币已退还。',
     MATERIAL_MISSING: '照片在开始处理前已被删除。',
     MATERIAL_IN_USE: '此照片已被任务使用：将随任务一起保留。',

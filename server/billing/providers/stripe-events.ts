@@ -9,10 +9,8 @@ import {
   NotificationRejected,
   ProviderRefused,
   ProviderUnavailable,
-  type PaymentEvent,
   type ProviderEvent,
   type ProviderSubscriptionEvent,
-  type ReversalEvent,
 } from '../provider';
 
 /** What an SDK failure means for us: try later, or the request itself is wrong. */
@@ -197,16 +195,57 @@ export function stripeEventReader(stripe: Stripe) {
     return invoiceId ? ({ on: 'charge', invoiceId } as const) : null;
   };
 
-  const chargeRefunded = async (eventId: string, charge: Stripe.Charge): Promise<(PaymentEvent | ReversalEvent)[]> => {
+  /** A paid invoice of one of our subscriptions read as its period paid; none for an invoice of no subscription. */
+  const periodPaidOf = async (eventId: string, invoice: Stripe.Invoice): Promise<ProviderSubscriptionEvent[]> => {
+    const providerSubscriptionId = subscriptionOfInvoice(invoice);
+    // An invoice of no subscription (none are made today) credits nothing.
+    if (!providerSubscriptionId || !invoice.id) return [];
+    const owner = await invoiceOwner(invoice, providerSubscriptionId);
+    const line = periodLine(invoice);
+    let start = dateOf(line?.period?.start);
+    let end = dateOf(line?.period?.end);
+    if (!start || !end) {
+      const period = periodOfSubscription(owner.subscription ?? (await retrieveSubscription(providerSubscriptionId)));
+      start = period.start;
+      end = period.end;
+    }
+    if (!start || !end) throw new NotificationRejected(`Stripe invoice ${invoice.id} names no period`);
+    return [
+      {
+        kind: 'period_paid',
+        eventId,
+        invoiceId: invoice.id,
+        providerSubscriptionId,
+        subscriptionId: owner.subscriptionId,
+        planId: owner.planId,
+        periodStart: start,
+        periodEnd: end,
+        amountMinor: invoice.amount_paid,
+        currency: invoice.currency.toUpperCase(),
+      },
+    ];
+  };
+
+  /**
+   * Money going back on an invoice says it was paid: the period paid comes first (credited once,
+   * by the invoice), so a refund or a dispute heard before `invoice.paid` still takes back what
+   * the period gave, whatever order Stripe delivers them in.
+   */
+  const paidFirst = async (eventId: string, invoiceId: string): Promise<ProviderSubscriptionEvent[]> => {
+    const invoice = await calling(() => stripe.invoices.retrieve(invoiceId));
+    return invoice.status === 'paid' ? periodPaidOf(`${eventId}:paid`, invoice) : [];
+  };
+
+  const chargeRefunded = async (eventId: string, charge: Stripe.Charge): Promise<ProviderEvent[]> => {
     const paid = await paidBy({ intent: idOf(charge.payment_intent), invoice: idOf((charge as unknown as LegacyCharge).invoice) });
     if (!paid) return [];
     if (paid.on === 'payment') {
       return [{ kind: 'refunded', eventId, providerPaymentId: paid.session.id, paymentId: paymentIdOf(paid.session), refundedMinor: charge.amount_refunded }];
     }
-    return [{ kind: 'charge_refunded', eventId, providerPaymentId: paid.invoiceId, refundedMinor: charge.amount_refunded }];
+    return [...(await paidFirst(eventId, paid.invoiceId)), { kind: 'charge_refunded', eventId, providerPaymentId: paid.invoiceId, refundedMinor: charge.amount_refunded }];
   };
 
-  const disputed = async (eventId: string, type: string, dispute: Stripe.Dispute): Promise<ReversalEvent[]> => {
+  const disputed = async (eventId: string, type: string, dispute: Stripe.Dispute): Promise<ProviderEvent[]> => {
     const status = disputeStatusOf(type, dispute.status);
     if (!status) return [];
     let intent = idOf(dispute.payment_intent);
@@ -220,6 +259,7 @@ export function stripeEventReader(stripe: Stripe) {
     const paid = await paidBy({ intent, invoice });
     if (!paid) return [];
     return [
+      ...(paid.on === 'charge' ? await paidFirst(eventId, paid.invoiceId) : []),
       {
         kind: 'disputed',
         eventId,
@@ -264,36 +304,8 @@ export function stripeEventReader(stripe: Stripe) {
       case 'charge.dispute.funds_withdrawn':
       case 'charge.dispute.funds_reinstated':
         return disputed(event.id, event.type, event.data.object);
-      case 'invoice.paid': {
-        const invoice = event.data.object;
-        const providerSubscriptionId = subscriptionOfInvoice(invoice);
-        // An invoice of no subscription (none are made today) credits nothing.
-        if (!providerSubscriptionId || !invoice.id) return [];
-        const owner = await invoiceOwner(invoice, providerSubscriptionId);
-        const line = periodLine(invoice);
-        let start = dateOf(line?.period?.start);
-        let end = dateOf(line?.period?.end);
-        if (!start || !end) {
-          const period = periodOfSubscription(owner.subscription ?? (await retrieveSubscription(providerSubscriptionId)));
-          start = period.start;
-          end = period.end;
-        }
-        if (!start || !end) throw new NotificationRejected(`Stripe invoice ${invoice.id} names no period`);
-        return [
-          {
-            kind: 'period_paid',
-            eventId: event.id,
-            invoiceId: invoice.id,
-            providerSubscriptionId,
-            subscriptionId: owner.subscriptionId,
-            planId: owner.planId,
-            periodStart: start,
-            periodEnd: end,
-            amountMinor: invoice.amount_paid,
-            currency: invoice.currency.toUpperCase(),
-          },
-        ];
-      }
+      case 'invoice.paid':
+        return periodPaidOf(event.id, event.data.object);
       case 'invoice.payment_failed': {
         const invoice = event.data.object;
         const providerSubscriptionId = subscriptionOfInvoice(invoice);

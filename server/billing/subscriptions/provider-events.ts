@@ -42,7 +42,11 @@ export function createProviderEvents(ctx: Context, periods: Periods, mandatePart
   };
 
   /** A period the card provider billed: credited once per invoice, for what the plan says the amount paid buys. */
-  const periodPaid = async (tx: Database, locked: SubscriptionRow, event: PeriodPaid, at: Date, link: object): Promise<Outcome | 'refund'> => {
+  const periodPaid = async (tx: Database, locked: SubscriptionRow, event: PeriodPaid, at: Date, link: object): Promise<Outcome | 'refund' | 'replayed'> => {
+    // This invoice is already settled (paid, or refunded as a closed checkout's): nothing moves
+    // again, as for a replay (a refund or dispute names the invoice it reverses as paid first).
+    const [settled] = await tx.select({ id: subscriptionCharges.id }).from(subscriptionCharges).where(eq(subscriptionCharges.providerPaymentId, event.invoiceId));
+    if (settled) return 'replayed';
     if (locked.status === 'failed' && !(await canRevive(tx, locked))) {
       // The refund is recorded with its event, in one transaction, once the provider has given
       // the money back: until then the event is not taken as applied, so a retry refunds again
