@@ -197,10 +197,13 @@ test('a photo on its way shows its progress; a refused one shows why on its slot
   await expect(task.getByTestId('slot-front')).toHaveAttribute('data-state', 'uploaded', { timeout: 60_000 });
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
-  // The bytes arrive damaged on the way: the server refuses them, and the slot says why.
+  // The bytes arrive damaged on the way (as many as were declared, or the upload address itself
+  // would refuse them): the server refuses what they are, and the slot says why.
   let damage = true;
   await page.route('**/api/v1/storage/**', (route) =>
-    damage && route.request().method() === 'PUT' ? route.continue({ postData: Buffer.from('not a photo') }) : route.continue(),
+    damage && route.request().method() === 'PUT'
+      ? route.continue({ postData: Buffer.alloc(route.request().postDataBuffer()?.length ?? 0, 'not a photo ') })
+      : route.continue(),
   );
   await task.getByTestId('slot-back').locator('input[type=file]').setInputFiles(back!);
   const slot = task.getByTestId('slot-back');
