@@ -135,6 +135,7 @@ export async function apiRequest<S extends z.$ZodType>(
   path: string,
   { method = 'GET', body, schema, query, headers, timeoutMs = HTTP_TIMEOUT_MS, signal }: RequestOptions<S>,
 ): Promise<z.output<S>> {
+  const sentToken = store.get(sessionTokenAtom);
   const init: RequestInit = {
     method,
     headers: {
@@ -153,7 +154,8 @@ export async function apiRequest<S extends z.$ZodType>(
   const code = bodyCode(payload);
   if (!response.ok || (code !== undefined && !isSuccessCode(code))) {
     const failure = failureOf(response, payload);
-    if (response.status === 401) {
+    // A late refusal of an earlier session (signed out, then in again meanwhile) ends nothing.
+    if (response.status === 401 && store.get(sessionTokenAtom) === sentToken) {
       store.set(clearSessionAtom);
       if (failure.code === 'SESSION_REVOKED') store.set(signedOutReasonAtom, 'password_changed');
     }
