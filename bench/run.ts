@@ -17,11 +17,13 @@
 //     a restart, which should be about the same
 //   - renewing 10,000 subscriptions due at the same moment on PGlite through the sandbox: ≤ 60 s,
 //     each charged exactly once, with GET /tokens/balance p99 ≤ 50 ms at 100 req/s meanwhile
+//   - the money model (tests/server/money-model.test.ts) for 10,000 steps on PGlite (and on
+//     PostgreSQL with BENCH_DATABASE_URL), every invariant holding after every step
 //   - saving a 2080×2080 edit with two texts (Cyrillic, CJK) and a logo: render + encode in the
 //     worker ≤ 400 ms median, no main-thread task over 50 ms meanwhile; the editor's own
 //     JavaScript ≤ 150 KB gzip, none of it on the landing page
 // `npm run bench -- <section>…` runs only the named sections (web, start, capture, auth, studio,
-// tasks, generate, history, payments, renewals, editor); the server is always built and started once on a fresh directory.
+// tasks, generate, history, payments, money, renewals, editor); the server is always built and started once on a fresh directory.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +40,7 @@ import { medianLighthouse } from './lib/lighthouse';
 import { pageJavaScript } from './lib/page-js';
 import { paymentsUnderLoad, rechargePageCost } from './lib/topup';
 import { renewalsUnderLoad } from './lib/renewals';
+import { MONEY_STEPS, moneyModelFigures } from './lib/money';
 import { ROOT, startServer } from './lib/server';
 import { openPglite, openPostgres, type Database } from '../server/db/client';
 
@@ -53,7 +56,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** `npm run bench -- history start`: only the named sections (every one when none is named). */
-const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments', 'renewals', 'editor'] as const;
+const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments', 'money', 'renewals', 'editor'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -409,6 +412,25 @@ try {
       }
     } finally {
       fs.rmSync(bench.dir, { recursive: true, force: true });
+    }
+  }
+
+  // The money model on an app and data directory of its own, in this process (see lib/money.ts).
+  if (runs('money')) {
+    for (const [name, database] of databases) {
+      console.log(`Running the money model for ${MONEY_STEPS.toLocaleString('en')} steps on ${name}…`);
+      try {
+        const money = await moneyModelFigures(database.DATABASE_URL);
+        rows.push({
+          measure: `money model, every invariant after every step, ${name}`,
+          value: `${money.steps.toLocaleString('en')} steps in ${money.runs} runs, ${money.seconds.toFixed(0)} s (${((money.seconds * 1000) / money.steps).toFixed(1)} ms a step; seeds ${money.seeds.join(', ')})`,
+          target: `≥ ${MONEY_STEPS.toLocaleString('en')} steps`,
+          ok: money.steps >= MONEY_STEPS,
+        });
+      } catch (error) {
+        console.error(error instanceof Error ? error.message : error);
+        rows.push({ measure: `money model, every invariant after every step, ${name}`, value: 'FAILED (the failure and how to run it again are above)', target: `≥ ${MONEY_STEPS.toLocaleString('en')} steps`, ok: false });
+      }
     }
   }
 
