@@ -28,6 +28,7 @@ import {
   type PaymentProvider,
   type ProviderName,
   type Providers,
+  type RemotePayment,
   type RemoteState,
   type ReversalEvent,
 } from './provider';
@@ -242,7 +243,11 @@ export function createPayments(options: PaymentsOptions) {
   const ask = async (payment: PaymentRow): Promise<PaymentRow> => {
     const provider = providerNamed(providers, payment.provider);
     if (!provider || !payment.providerPaymentId) return payment;
-    const remote = await provider.retrieve(payment.providerPaymentId);
+    return settleRemote(payment, await provider.retrieve(payment.providerPaymentId));
+  };
+
+  /** Settles a payment by what its provider says of it, in one transaction. */
+  const settleRemote = async (payment: PaymentRow, remote: RemotePayment): Promise<PaymentRow> => {
     let changed: PaymentRow | null = null;
     await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
@@ -360,7 +365,14 @@ export function createPayments(options: PaymentsOptions) {
         .returning();
       for (const payment of due) {
         try {
-          const settled = payment.providerPaymentId ? await ask(payment) : payment;
+          let settled = payment.providerPaymentId ? await ask(payment) : payment;
+          const provider = providerNamed(providers, payment.provider);
+          if (settled.status === 'pending' && at.getTime() - settled.createdAt.getTime() > GIVE_UP_MS && provider?.closeCheckout && settled.providerPaymentId) {
+            // Given up only once its page can no longer take the money: closed at the provider,
+            // and settled by what the provider then says (it may have been paid at the last moment).
+            const remote = await provider.closeCheckout(settled.providerPaymentId);
+            settled = await settleRemote(settled, remote);
+          }
           if (settled.status === 'pending' && at.getTime() - settled.createdAt.getTime() > GIVE_UP_MS) {
             await db
               .update(payments)

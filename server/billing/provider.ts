@@ -281,6 +281,12 @@ export interface PaymentProvider {
   /** Asks the provider about a payment (reconciliation, the status route while pending). */
   retrieve(providerPaymentId: string): Promise<RemotePayment>;
   /**
+   * Closes a checkout nobody paid so it can no longer be paid (a payment given up as expired),
+   * where the provider lets the shop; answers the payment as it then stands, paid meanwhile or
+   * not. A provider without it ends unpaid checkouts itself (YooKassa within hours).
+   */
+  closeCheckout?(providerPaymentId: string): Promise<RemotePayment>;
+  /**
    * Verifies a notification and reads what it says. Throws NotificationRejected when it cannot
    * be trusted (a bad signature, a payment the provider does not confirm). An event of a kind
    * payments do not follow reads as an empty list.

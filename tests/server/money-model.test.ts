@@ -48,17 +48,14 @@ describe('the money model', () => {
   }, 120_000);
 });
 
-// Failures the property found, each as the shortest sequence that shows it. A finding the code
-// does not fix yet is marked `it.fails`: it runs, and turns red the day the fix lands, to be
-// made a plain `it` then.
+// Failures the property found, each as the shortest sequence that shows it, kept as plain tests.
 describe('found by the money model', () => {
   // Seed 523048991, path 3:3:7:7:11:15:2:6:3:3:3:5, shrunk to:
   //   topUp(card, then leave) → jobs(+192 h) → onPage(pay)
-  // Reconciliation gives a top-up pending for a week up as expired (failed) without closing its
-  // checkout at the provider; the sandbox's page still takes the money. Our books say failed while
-  // the provider has the money, and reconciliation never asks about a failed payment again: only
-  // a success notification, if one arrives, credits it — turning a failed payment completed.
-  it.fails('a top-up given up as expired is never paid at the provider while it stays failed', async () => {
+  // Reconciliation gave a top-up pending for a week up as expired (failed) without closing its
+  // checkout at the provider, whose page still took the money: our books said failed while the
+  // provider had it. Now the checkout is closed at the provider before the payment is given up.
+  it('a top-up given up as expired is never paid at the provider while it stays failed', async () => {
     const world = newWorld(t, deliveries, new Map());
     const seller = await signUp(world);
     const started = await call(world, seller, 'POST', '/tokens/topup', { token_amount: 100, currency: 'USD', pm_id: '', payment_provider: 'card' });
@@ -71,7 +68,7 @@ describe('found by the money model', () => {
         FROM payments p JOIN sandbox_checkouts c ON c.id = p.provider_payment_id WHERE p.id = ${id}`)) as unknown as {
         rows: { ours: string; reason: string | null; provider: string }[];
       }).rows[0]!;
-    expect(await state()).toEqual({ ours: 'failed', reason: 'expired', provider: 'pending' });
+    expect(await state()).toEqual({ ours: 'failed', reason: 'expired', provider: 'canceled' });
 
     await onSandboxPage(world, page, 'pay');
     await world.sandbox.idle();

@@ -293,6 +293,12 @@ export function sandboxProvider(options: SandboxOptions): Sandbox {
       return { providerPaymentId: id, redirectUrl: `${options.pagesUrl}/${id}` };
     },
 
+    async closeCheckout(providerPaymentId) {
+      // As the seller leaving its page would: a pending checkout is cancelled, a paid one stays paid.
+      await end(providerPaymentId, 'canceled', 'expired');
+      return this.retrieve(providerPaymentId);
+    },
+
     async retrieve(providerPaymentId) {
       const row = await find(providerPaymentId);
       if (!row) throw new ProviderRefused(`No such checkout: ${providerPaymentId}`, 'not_found');

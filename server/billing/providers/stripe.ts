@@ -240,6 +240,11 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
       return { providerPaymentId: session.id, redirectUrl: session.url };
     },
 
+    async closeCheckout(providerPaymentId: string): Promise<RemotePayment> {
+      await subscriptions.closeCheckout(providerPaymentId);
+      return this.retrieve(providerPaymentId);
+    },
+
     async retrieve(providerPaymentId: string): Promise<RemotePayment> {
       const session = await calling(() => stripe.checkout.sessions.retrieve(providerPaymentId, { expand: ['payment_intent.latest_charge'] }));
       return { providerPaymentId: session.id, paymentId: paymentIdOf(session), state: stateOf(session), refundedMinor: refundedOf(session) };
