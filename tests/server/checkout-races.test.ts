@@ -19,6 +19,7 @@ import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
 import { startFakeYooKassa, type YooKassaPayment } from '../support/fakes/yookassa';
 import { billingLocks, ledger, mandates, subscriptionCharges, subscriptions } from '../../server/db/schema';
 import { yookassaProvider } from '../../server/billing/providers/yookassa';
+import { stripeKeys, yookassaKeys } from '../support/fakes/keys';
 
 type Seller = { token: string; id: string };
 const HOUR = 60 * 60_000;
@@ -46,7 +47,7 @@ describe('Stripe: a newer checkout closes the older one at Stripe first', () => 
     stripe = await startFakeStripe();
     // Our app talks to Stripe through this proxy, so a test can make one answer late.
     proxy = await heldProxy(() => stripe.origin);
-    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: proxy.origin });
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', ...stripeKeys(stripe, proxy.origin) });
   });
   afterAll(async () => {
     await t?.close();
@@ -251,7 +252,7 @@ describe('YooKassa: one mandate, one charge', () => {
   beforeAll(async () => {
     yoo = await startFakeYooKassa();
     proxy = await heldProxy(() => yoo.origin);
-    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', YOOKASSA_SHOP_ID: yoo.shopId, YOOKASSA_SECRET_KEY: yoo.secretKey, YOOKASSA_API_URL: `${proxy.origin}/v3` });
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', ...yookassaKeys(yoo, proxy.origin) });
   });
   afterAll(async () => {
     await t?.close();

@@ -15,6 +15,7 @@ import { expectBalanced } from '../support/wallet';
 import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
 import { startFakeYooKassa } from '../support/fakes/yookassa';
 import { ledger, paymentDisputes, payments, subscriptionCharges, subscriptions, tokenLots } from '../../server/db/schema';
+import { stripeKeys, yookassaKeys } from '../support/fakes/keys';
 
 type Seller = { token: string; id: string; app: TestApp };
 type Notified = { event: string; object: object };
@@ -30,12 +31,8 @@ beforeAll(async () => {
   live = await createTestApp({
     PUBLIC_URL: 'http://shop.test',
     RUN_JOBS: 'false',
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_API_BASE: stripe.origin,
-    YOOKASSA_SHOP_ID: yoo.shopId,
-    YOOKASSA_SECRET_KEY: yoo.secretKey,
-    YOOKASSA_API_URL: yoo.apiUrl,
+    ...stripeKeys(stripe),
+    ...yookassaKeys(yoo),
   });
   // Without keys, the sandbox is both providers (it delivers each notification twice).
   local = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', SANDBOX_NOTIFY_DELAY_MS: '20' });

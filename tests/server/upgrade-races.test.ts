@@ -16,6 +16,7 @@ import { startFakeStripe, type StripeEvent } from '../support/fakes/stripe';
 import { startFakeYooKassa } from '../support/fakes/yookassa';
 import { heldProxy, settledWithin } from '../support/held-proxy';
 import { ledger, mandates, sandboxCheckouts, subscriptionCharges, subscriptions } from '../../server/db/schema';
+import { stripeKeys, yookassaKeys } from '../support/fakes/keys';
 
 type Seller = { token: string; id: string };
 
@@ -150,7 +151,7 @@ describe('YooKassa: PUT /localpay/subscriptions/{id}', () => {
     yoo = await startFakeYooKassa();
     // Our app talks to YooKassa through this proxy, so a test can make one answer late.
     proxy = await heldProxy(() => yoo.origin);
-    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', YOOKASSA_SHOP_ID: yoo.shopId, YOOKASSA_SECRET_KEY: yoo.secretKey, YOOKASSA_API_URL: `${proxy.origin}/v3` });
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', ...yookassaKeys(yoo, proxy.origin) });
   });
   afterAll(async () => {
     await t?.close();
@@ -222,7 +223,7 @@ describe('Stripe: two paid invoices whose periods start in the same second', () 
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_BASE: stripe.origin });
+    t = await createTestApp({ PUBLIC_URL: 'http://shop.test', RUN_JOBS: 'false', ...stripeKeys(stripe) });
   });
   afterAll(async () => {
     await t?.close();

@@ -15,6 +15,7 @@ import { startFakeYooKassa } from '../support/fakes/yookassa';
 import { payments, rateLimitHits, subscriptionCharges } from '../../server/db/schema';
 import { ConfigError, loadConfig } from '../../server/config/env';
 import { DEFAULT_PLANS, DEFAULT_PRICES, periodTokens } from '../../server/billing/prices';
+import { stripeKeys, yookassaKeys } from '../support/fakes/keys';
 
 type Seller = { token: string; id: string };
 
@@ -27,12 +28,8 @@ const YOOKASSA_ADDRESSES = '185.71.76.0/27, 185.71.77.0/27, 77.75.153.0/25, 77.7
 const keys = () => ({
   PUBLIC_URL: 'http://shop.test',
   RUN_JOBS: 'false',
-  STRIPE_SECRET_KEY: stripe.secretKey,
-  STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-  STRIPE_API_BASE: stripe.origin,
-  YOOKASSA_SHOP_ID: yoo.shopId,
-  YOOKASSA_SECRET_KEY: yoo.secretKey,
-  YOOKASSA_API_URL: yoo.apiUrl,
+  ...stripeKeys(stripe),
+  ...yookassaKeys(yoo),
 });
 
 beforeAll(async () => {
