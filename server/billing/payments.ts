@@ -25,9 +25,9 @@ import {
   ProviderRefused,
   ProviderUnavailable,
   type PaymentEvent,
-  type PaymentProvider,
   type ProviderName,
   type Providers,
+  providerNamed,
   type RemotePayment,
   type RemoteState,
   type ReversalEvent,
@@ -57,11 +57,6 @@ export interface PaymentsOptions {
 }
 
 export type Payments = ReturnType<typeof createPayments>;
-
-/** Where a payment's provider is found by its stored name. */
-function providerNamed(providers: Providers, name: string): PaymentProvider | undefined {
-  return Object.values(providers).find((provider) => provider.name === name);
-}
 
 export function createPayments(options: PaymentsOptions) {
   const { db, ledger, log, prices, providers } = options;

@@ -301,6 +301,11 @@ export interface PaymentProvider {
 /** The provider behind each of the page's provider names; one without keys (and no sandbox) is absent. */
 export type Providers = Partial<Record<ClientProvider, PaymentProvider>>;
 
+/** The provider a row or a notification names (sandbox, stripe, yookassa), when this server has it. */
+export function providerNamed(providers: Providers, name: string): PaymentProvider | undefined {
+  return Object.values(providers).find((provider) => provider.name === name);
+}
+
 /** The provider could not be reached or failed (a timeout, a network error, a 5xx, a 429): try again later. */
 export class ProviderUnavailable extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -15,7 +15,7 @@ import { users } from '../db/schema';
 import { subscriptionMail } from '../mail/templates';
 import { DEFAULT_LOCALE, isLocale } from '../../contract/locales';
 import { sandboxProvider, type Sandbox } from '../billing/providers/sandbox';
-import { ProviderAbsent, isPaymentEvent, type Notification, type PaymentProvider, type ProviderName, type Providers } from '../billing/provider';
+import { ProviderAbsent, isPaymentEvent, providerNamed, type Notification, type PaymentProvider, type ProviderName, type Providers } from '../billing/provider';
 import type { Config } from '../config/env';
 import { SANDBOX_CHECKOUT_PATH } from '../../contract/routes';
 import { PAYMENT_METHODS, providerOfMethod, type WalletEvent } from '../../contract/billing';
@@ -152,7 +152,7 @@ export const billingPlugin = fp(
     });
 
     const notify = async (name: ProviderName, notification: Notification) => {
-      const provider = Object.values(providers).find((candidate) => candidate.name === name);
+      const provider = providerNamed(providers, name);
       if (!provider) throw new ProviderAbsent(name);
       let changed = 0;
       for (const event of await provider.parseNotification(notification)) {

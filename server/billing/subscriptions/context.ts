@@ -11,7 +11,7 @@ import { chargeMinor, type ClientProvider, type PlanInterval, type SubscriptionS
 import type { Locale } from '../../../contract/locales';
 import { planOf, type PlanEntry } from '../prices';
 import type { PaymentsOptions } from '../payments';
-import { ProviderRefused, ProviderUnavailable, type PaymentProvider } from '../provider';
+import { ProviderRefused, ProviderUnavailable, providerNamed, type PaymentProvider } from '../provider';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type MandateRow = typeof mandates.$inferSelect;
@@ -73,7 +73,7 @@ export function createContext(options: SubscriptionsOptions) {
   return {
     ...options,
     now,
-    providerNamed: (name: string): PaymentProvider | undefined => Object.values(providers).find((provider) => provider.name === name),
+    providerNamed: (name: string): PaymentProvider | undefined => providerNamed(providers, name),
     /** The provider behind a page's provider name; refused as unavailable when this server has none for it. */
     providerFor(client: ClientProvider): PaymentProvider {
       const provider = providers[client];
