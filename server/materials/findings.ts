@@ -305,9 +305,10 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
  * Why a photo cannot be used, or null when it meets the requirements: the one rule the photo
  * check (whether a slot is ok) and the intake of a task (whether it is rejected) both apply, so a
  * photo the check passed is never refused later. The background is only advice. A shoe that does
- * not stand out is the reason given first: it also leaves too little detail to judge sharpness by.
+ * not stand out is the reason given first, then a dark or blown-out shot: either leaves too little
+ * detail to judge sharpness by, so more light, not a steadier hand, is what helps.
  */
 export function refusal(findings: RawFinding[]): Verdict | null {
   const refusable = findings.filter((f) => !f.ok && f.check !== 'background');
-  return (refusable.find((f) => f.verdict === 'SUBJECT_LOW_CONTRAST') ?? refusable[0])?.verdict ?? null;
+  return (refusable.find((f) => f.verdict === 'SUBJECT_LOW_CONTRAST') ?? refusable.find((f) => f.check === 'exposure') ?? refusable[0])?.verdict ?? null;
 }

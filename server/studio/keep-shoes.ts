@@ -1,10 +1,10 @@
 // Which of what stands out is a shoe. The network marks everything salient: the shoe, and a sign on
 // the wall behind it, a sheet of paper, the box it came in. A seller's photo centres the product
-// and fills much of the frame with it, and a pair is two pieces of one size and colour; a sheet of
+// and fills much of the frame with it, and a pair is two pieces of one size; a sheet of
 // paper, a sign, a receipt or a box's side is flat — one colour, and a rectangle however it lies.
 // So: the pieces that stand out surely (p ≥ ½) are measured; the main piece is the largest, weighed
 // by how near the frame's centre it sits, among those that are not flat rectangles; another piece
-// joins it when it is of a like size and colour (its pair) or a part of the same shoe cut off by a
+// joins it when it is of a like size (its pair) or a small part of its colour close by, cut off by a
 // strap or a shadow line. Holes the network is unsure of (light leather it half-saw through) are
 // filled; holes it is sure of (a lace loop, the gap under an arch) stay.
 import { rgbToOklab } from '../../contract/colour';
@@ -18,10 +18,10 @@ const SPECK = 0.002;
 /** A flat rectangle: filling this share of its own oriented box, in this little colour spread (OKLab). */
 const RECTANGLE_FILL = 0.88;
 const FLAT_SPREAD = 0.05;
-/** Another piece is the main one's pair when at least this share of its size and this close in colour (OKLab ΔE of the means). */
+/** Another piece is the main one's pair when at least this share of its size (a pair's two shoes may differ in colour, as flip-flops do). */
 const PAIR_SIZE = 0.3;
+/** A smaller piece this close in colour (OKLab ΔE of the means) and this close (share of the frame's diagonal) to the main one is a part of the same shoe. */
 const PAIR_COLOUR = 0.12;
-/** A piece this close (share of the frame's diagonal) to the main one, and of its colour, is a part of the same shoe. */
 const PART_GAP = 0.03;
 /** Holes whose mean salience is below this are seen through (a lace loop); above it, filled. */
 const SEEN_THROUGH = 0.2;
@@ -80,25 +80,47 @@ function measure(labels: Int32Array, sizes: number[], rgb: Uint8Array, w: number
       }
     }
   }
-  const found: Piece[] = [];
+  // The principal axes from the second moments; the oriented box from each pixel's place along them.
+  const axes = new Float64Array(count * 2);
+  const extents = new Float64Array(count * 4);
   for (let label = 1; label < count; label += 1) {
     if (!big[label]) continue;
     const n = sizes[label]!;
     const s = label * 10;
     const cx = sums[s]! / n;
     const cy = sums[s + 1]! / n;
-    // The principal axes from the second moments; a rectangle's area is 12 · √(λ1 · λ2) in them.
-    const vxx = sums[s + 2]! / n - cx * cx;
-    const vyy = sums[s + 3]! / n - cy * cy;
-    const vxy = sums[s + 4]! / n - cx * cy;
-    const root = Math.sqrt(((vxx - vyy) / 2) ** 2 + vxy * vxy);
-    const l1 = (vxx + vyy) / 2 + root;
-    const l2 = Math.max(0, (vxx + vyy) / 2 - root);
-    const boxArea = 12 * Math.sqrt(l1 * l2);
+    const angle = 0.5 * Math.atan2(2 * (sums[s + 4]! / n - cx * cy), sums[s + 2]! / n - cx * cx - (sums[s + 3]! / n - cy * cy));
+    axes[label * 2] = Math.cos(angle);
+    axes[label * 2 + 1] = Math.sin(angle);
+    extents.fill(Infinity, label * 4, label * 4 + 2);
+    extents.fill(-Infinity, label * 4 + 2, label * 4 + 4);
+  }
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      const label = labels[y * w + x]!;
+      if (!label || !big[label]) continue;
+      const c = axes[label * 2]!;
+      const sn = axes[label * 2 + 1]!;
+      const u = x * c + y * sn;
+      const v = -x * sn + y * c;
+      const e = label * 4;
+      extents[e] = Math.min(extents[e]!, u);
+      extents[e + 1] = Math.min(extents[e + 1]!, v);
+      extents[e + 2] = Math.max(extents[e + 2]!, u);
+      extents[e + 3] = Math.max(extents[e + 3]!, v);
+    }
+  }
+  const found: Piece[] = [];
+  for (let label = 1; label < count; label += 1) {
+    if (!big[label]) continue;
+    const n = sizes[label]!;
+    const s = label * 10;
+    const e = label * 4;
+    const boxArea = (extents[e + 2]! - extents[e]! + 1) * (extents[e + 3]! - extents[e + 1]! + 1);
     const lab: [number, number, number] = [sums[s + 5]! / n, sums[s + 6]! / n, sums[s + 7]! / n];
     const spread = Math.sqrt(Math.max(0, sums[s + 8]! / n - (lab[0] ** 2 + lab[1] ** 2 + lab[2] ** 2)));
     const b = label * 4;
-    found.push({ label, area: n, cx, cy, x0: boxes[b]!, y0: boxes[b + 1]!, x1: boxes[b + 2]!, y1: boxes[b + 3]!, lab, spread, fill: boxArea > 0 ? Math.min(1, n / boxArea) : 1 });
+    found.push({ label, area: n, cx: sums[s]! / n, cy: sums[s + 1]! / n, x0: boxes[b]!, y0: boxes[b + 1]!, x1: boxes[b + 2]!, y1: boxes[b + 3]!, lab, spread, fill: Math.min(1, n / boxArea) });
   }
   return found;
 }
@@ -119,7 +141,7 @@ export function shoePieces(found: Piece[], w: number, h: number): Piece[] {
   return found.filter(
     (p) =>
       p === main ||
-      (!flat(p) && colourGap(p, main) <= PAIR_COLOUR && (p.area >= main.area * PAIR_SIZE || boxGap(p, main) <= diagonal * PART_GAP)),
+      (!flat(p) && (p.area >= main.area * PAIR_SIZE || (colourGap(p, main) <= PAIR_COLOUR && boxGap(p, main) <= diagonal * PART_GAP))),
   );
 }
 

@@ -23,9 +23,10 @@ const LIGHTS: Record<string, ShoeFixtureOptions> = {
   uneven: { exposure: 0.95, light: 'uneven' },
 };
 const UNUSABLE: Record<string, { options: ShoeFixtureOptions; reason: Verdict }> = {
-  'too dark': { options: { exposure: 0.2 }, reason: 'BACKGROUND_DARK' },
+  'too dark': { options: { exposure: 0.2 }, reason: 'EXPOSURE_DARK' },
   blurred: { options: { blur: 6 }, reason: 'SHARPNESS_BLURRY' },
-  'on a busy background': { options: { background: 'busy' }, reason: 'BACKGROUND_BUSY' },
+  // The drawn clutter is as salient as the shoe: the network cannot separate them.
+  'on a busy background': { options: { background: 'busy' }, reason: 'SUBJECT_LOW_CONTRAST' },
 };
 
 /** A guided-camera shot: a square scaled up from a 640 px video frame. */

@@ -2,6 +2,7 @@
 // the signed upload URL and every way it is refused, the checks every file passes (size, type,
 // pixel count, damage), the cleaned copy, the list, delete, verification, and ownership; and the
 // uploads of image edits (SPEC §3), which have no view and are never taken as shoe photos.
+import { translate } from '../../server/lib/i18n';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -404,7 +405,7 @@ describe('verify-angle', () => {
     const busy = await verify(anna.token, await uploaded(anna.token, (await shoePhoto({ background: 'busy' })).jpeg));
     expect(busy.json().data.findings.find((f: { check: string }) => f.check === 'background')).toMatchObject({
       ok: false,
-      message: 'The background is busy: shoot on a plain light background.',
+      message: translate('en', 'BACKGROUND_BUSY'),
     });
     const blurred = await verify(anna.token, await uploaded(anna.token, (await shoePhoto({ blur: 6 })).jpeg));
     expect(blurred.json().data.findings.find((f: { check: string }) => f.check === 'sharpness').ok).toBe(false);
