@@ -1,10 +1,11 @@
-// The studio engine on fixtures: the cut-out against ground-truth masks, each category's size and
-// format, the Wildberries/Ozon shot's framing.
+// The studio engine on fixtures: the cut-out against ground-truth masks (the contact shadow left
+// out), the white balance on the cut-out's pixels and on the corrected photo, each category's size
+// and format, the Wildberries/Ozon shot's framing.
 // How the stills look on the file (colour, shadows, banding, Amazon's white) is studio-stills.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { shoePhoto } from '../fixtures/shoes';
-import { cutOut } from '../../server/studio/segment';
+import { shoePhoto, type ShoeFixture } from '../fixtures/shoes';
+import { correctedPhoto, cutOut, type Cutout } from '../../server/studio/segment';
 import { CARD_SIZE, COLOUR_CARD_SIZE, POSTER_SIZE, PRODUCT_SIZE, PRODUCT_SIZES, STILL_LIFE_SIZE, productShot, type ViewCutout } from '../../server/studio/layouts';
 import { dominantColours, hex, outfitPalette } from '../../server/studio/palette';
 
@@ -21,6 +22,35 @@ function iou(truth: Uint8Array, found: Uint8Array): number {
   }
   return both / either;
 }
+
+/** A warm room's light: blue down by almost a fifth, green a little. */
+const WARM: [number, number, number] = [1.0, 0.95, 0.82];
+const warmed = (jpeg: Buffer) => sharp(jpeg).linear(WARM, [0, 0, 0]).jpeg({ quality: 92 }).toBuffer();
+
+const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Per-channel medians of a cut-out's opaque pixels that the ground truth calls shoe. */
+function cutoutMedians(cut: Cutout, photo: ShoeFixture): number[] {
+  const channels: number[][] = [[], [], []];
+  for (let y = 0; y < cut.height; y += 1) {
+    for (let x = 0; x < cut.width; x += 1) {
+      const o = (y * cut.width + x) * 4;
+      if (cut.rgba[o + 3] !== 255 || !photo.mask[(y + cut.box.top) * photo.width + x + cut.box.left]) continue;
+      for (let c = 0; c < 3; c += 1) channels[c]!.push(cut.rgba[o + c]!);
+    }
+  }
+  return channels.map(median);
+}
+
+/** Per-channel medians of an RGB picture the photo's size, over the pixels `where` says. */
+async function photoMedians(jpeg: Buffer, where: (i: number) => boolean): Promise<number[]> {
+  const data = await sharp(jpeg).removeAlpha().raw().toBuffer();
+  const channels: number[][] = [[], [], []];
+  for (let i = 0; i < data.length / 3; i += 1) if (where(i)) for (let c = 0; c < 3; c += 1) channels[c]!.push(data[i * 3 + c]!);
+  return channels.map(median);
+}
+
+const largestGap = (a: number[], b: number[]) => Math.max(...a.map((v, c) => Math.abs(v - b[c]!)));
 
 let views: ViewCutout[];
 
@@ -43,15 +73,51 @@ describe('segmentation', () => {
     const photo = await shoePhoto(options);
     const cut = await cutOut(photo.jpeg);
     expect(iou(photo.mask, cut.mask)).toBeGreaterThanOrEqual(0.95);
+    // The contact shadow beside and under the sole: (almost) none of it is taken for shoe.
+    let shadow = 0;
+    let taken = 0;
+    for (let i = 0; i < photo.shadow.length; i += 1) {
+      if (!photo.shadow[i]) continue;
+      shadow += 1;
+      if (cut.mask[i]) taken += 1;
+    }
+    expect(shadow).toBeGreaterThan(photo.width * 10);
+    expect(taken / shadow, `${taken} of the shadow's ${shadow} pixels taken`).toBeLessThanOrEqual(0.01);
   });
 
   it('neutralises the background colour cast', async () => {
     const warm = await shoePhoto({ seed: 2 });
-    const tinted = await sharp(warm.jpeg).linear([1.0, 0.95, 0.82], [0, 0, 0]).jpeg().toBuffer();
-    const cut = await cutOut(tinted);
+    const cut = await cutOut(await warmed(warm.jpeg));
     // Blue is lifted most, red least: the gains undo the tint.
     expect(cut.gains[2]).toBeGreaterThan(cut.gains[1]);
     expect(cut.gains[1]).toBeGreaterThan(cut.gains[0]);
+  });
+
+  it.each([
+    { name: 'grey', colour: [140, 140, 140] as [number, number, number] },
+    { name: 'navy', colour: [38, 64, 140] as [number, number, number] },
+  ])('gives the $name shoe of a photo in warm light the colours of the same photo in neutral light', async ({ colour }) => {
+    const photo = await shoePhoto({ seed: 2, colour });
+    const warm = await warmed(photo.jpeg);
+    // The tint is far from small on the shoe itself: the photos differ by many levels.
+    const shoe = (i: number) => photo.mask[i] === 1;
+    expect(largestGap(await photoMedians(photo.jpeg, shoe), await photoMedians(warm, shoe))).toBeGreaterThanOrEqual(15);
+    const neutral = cutoutMedians(await cutOut(photo.jpeg), photo);
+    const corrected = cutoutMedians(await cutOut(warm), photo);
+    expect(largestGap(neutral, corrected), `neutral light ${neutral}, warm light ${corrected}`).toBeLessThanOrEqual(4);
+  });
+
+  it('makes the backdrop of the corrected photo neutral when the light was warm', async () => {
+    const photo = await shoePhoto({ seed: 2 });
+    const warm = await warmed(photo.jpeg);
+    const corrected = await (await correctedPhoto(warm, (await cutOut(warm)).gains)).jpeg({ quality: 92 }).toBuffer();
+    // The backdrop: the rows well above the shoe's top, where neither it nor its shadow reaches.
+    const top = photo.mask.indexOf(1) / photo.width;
+    const above = (i: number) => i < (top - 20) * photo.width;
+    const before = await photoMedians(warm, above);
+    expect(before[0]! - before[2]!, `warm backdrop ${before}`).toBeGreaterThanOrEqual(30);
+    const after = await photoMedians(corrected, above);
+    expect(Math.max(...after) - Math.min(...after), `corrected backdrop ${after}`).toBeLessThanOrEqual(4);
   });
 });
 
