@@ -8,10 +8,22 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
     include: ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     // The embedded server's own lifecycle (PGlite in DATA_DIR) is the same whatever the test
     // database; worker processes and other nodes exist only beside PostgreSQL. The themed videos
-    // touch no database: filmed once, not again for PostgreSQL.
+    // touch no database: filmed once, not again for PostgreSQL; nor do the studio's cut-out, stills
+    // and photo check.
     exclude:
       databaseKind === 'postgres'
-        ? ['tests/server/embedded-server.test.ts', 'tests/server/lock.test.ts', 'tests/server/pglite-prepared.test.ts', 'tests/server/studio-video.test.ts']
+        ? [
+            'tests/server/embedded-server.test.ts',
+            'tests/server/lock.test.ts',
+            'tests/server/pglite-prepared.test.ts',
+            'tests/server/studio-video.test.ts',
+            'tests/server/studio.test.ts',
+            'tests/server/studio-stills.test.ts',
+            'tests/server/cutout.test.ts',
+            'tests/server/grain-check.test.ts',
+            'tests/server/keep-shoes.test.ts',
+            'tests/server/edge-width.test.ts',
+          ]
         : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
     globalSetup: ['tests/support/database-global-setup.ts'],
     env: { TEST_DATABASE_KIND: databaseKind },

@@ -151,8 +151,8 @@ test('material history: results in their sections, previewed, zipped, deleted an
 test('task history: a rejected photo is explained and fixed, paging, and the list offline', async ({ page, context, request, isMobile }) => {
   const seller = await createVerifiedSeller(request, 'rej');
   const token = await apiToken(request, seller);
-  // Eleven tasks whose front photo is on a busy background: intake rejects each and refunds it.
-  const photos = await uploadViews(request, token, { busy: 'front' });
+  // Eleven tasks whose front photo is far too dark: intake rejects each and refunds it.
+  const photos = await uploadViews(request, token, { dark: 'front' });
   const ids: string[] = [];
   for (let i = 0; i < 11; i += 1) ids.push(await submitTask(request, token, photos, [entry('POSTER')]));
   for (const id of ids) expect(await finishedTask(request, token, id, 90_000)).toMatchObject({ status: 'failed', failure_type: 'manual_rejection' });

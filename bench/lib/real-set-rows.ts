@@ -64,6 +64,12 @@ export async function realSetRows(): Promise<Row[]> {
       target: '≤ 3 s',
       ok: times.at(-1)! <= 3000,
     },
+    {
+      measure: 'the shoe\'s colour, photo (white-balanced on its backdrop) against the shoe every still is made from: CIEDE2000 per pixel',
+      value: `median ${figures.colour.median.toFixed(2)}, 95th percentile ${figures.colour.p95.toFixed(2)}`,
+      target: 'median ≤ 3, 95th ≤ 8',
+      ok: figures.colour.median <= 3 && figures.colour.p95 <= 8,
+    },
     { measure: 'segmentation model load', value: `${Math.round(figures.modelLoadMs)} ms`, target: '—', ok: true },
     { measure: 'peak RSS while cutting the set out', value: `${figures.peakRssMb} MB`, target: '≤ 1.5 GB', ok: figures.peakRssMb <= 1500 },
   ];

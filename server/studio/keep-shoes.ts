@@ -25,6 +25,8 @@ const PAIR_COLOUR = 0.12;
 const PART_GAP = 0.03;
 /** Holes whose mean salience is below this are seen through (a lace loop); above it, filled. */
 const SEEN_THROUGH = 0.2;
+/** A hole within this OKLab distance of the backdrop's mean colour shows the backdrop. */
+const BACKDROP_LIKE = 0.12;
 /** Holes smaller than this many working pixels are filled whatever the salience. */
 const MIN_HOLE = 12;
 
@@ -184,13 +186,30 @@ export function keepShoes(salient: Float32Array, rgb: Uint8Array, w: number, h: 
     outside[gaps.labels[y * w]!] = 1;
     outside[gaps.labels[y * w + w - 1]!] = 1;
   }
-  for (let i = 0; i < n; i += 1) salience[gaps.labels[i]!]! += salient[i]!;
+  // A hole the network saw through is the backdrop seen through the shoe only if it has the
+  // backdrop's colour: the dark inside of a loafer is the shoe's, however little it stood out.
+  const colours = new Float64Array(gaps.sizes.length * 3);
+  const backdrop = [0, 0, 0, 0];
   for (let i = 0; i < n; i += 1) {
     const label = gaps.labels[i]!;
-    if (!label || outside[label]) continue;
-    const size = gaps.sizes[label]!;
-    if (size < MIN_HOLE || salience[label]! / size >= SEEN_THROUGH) shoe[i] = 1;
+    salience[label]! += salient[i]!;
+    for (let c = 0; c < 3; c += 1) colours[label * 3 + c]! += rgb[i * 3 + c]!;
+    if (outside[label] && salient[i]! < SEEN_THROUGH && i % 5 === 0) {
+      for (let c = 0; c < 3; c += 1) backdrop[c]! += rgb[i * 3 + c]!;
+      backdrop[3]! += 1;
+    }
   }
+  const backdropLab = rgbToOklab([0, 1, 2].map((c) => backdrop[c]! / Math.max(1, backdrop[3]!)) as [number, number, number]);
+  const seenThrough = (label: number) => {
+    const size = gaps.sizes[label]!;
+    if (size < MIN_HOLE || salience[label]! / size >= SEEN_THROUGH) return false;
+    if (!backdrop[3]) return true;
+    const lab = rgbToOklab([0, 1, 2].map((c) => colours[label * 3 + c]! / size) as [number, number, number]);
+    return Math.hypot(lab[0] - backdropLab[0], lab[1] - backdropLab[1], lab[2] - backdropLab[2]) <= BACKDROP_LIKE;
+  };
+  const filled = new Uint8Array(gaps.sizes.length);
+  for (let label = 1; label < gaps.sizes.length; label += 1) filled[label] = !outside[label] && !seenThrough(label) ? 1 : 0;
+  for (let i = 0; i < n; i += 1) if (filled[gaps.labels[i]!]) shoe[i] = 1;
   giveBack(gaps.labels);
   giveBack(on);
   return { mask: shoe, kept, droppedArea };

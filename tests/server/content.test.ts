@@ -187,8 +187,8 @@ describe('a task from submission to results', () => {
     expect(list.data.map((x: { id: string }) => x.id)).toContain(id);
   }, 120_000);
 
-  it('rejects a photo on a busy background at intake, says why, and refunds everything', async () => {
-    const photos = await uploadViews(t, anna.token, { busy: 'front' });
+  it('rejects a photo far too dark at intake, says why, and refunds everything', async () => {
+    const photos = await uploadViews(t, anna.token, { dark: 'front' });
     const before = await balance(t, anna.token);
     const res = await generate(t, anna.token, { content_config: [entry('PRODUCT2')], material_ids: photos });
     expect(res.statusCode, res.body).toBe(200);
@@ -198,7 +198,7 @@ describe('a task from submission to results', () => {
     const details = (await t.app.inject({ method: 'GET', url: `/api/v1/content/tasks/${id}/failure-details`, headers: auth(anna.token) })).json().data;
     expect(details).toHaveLength(1);
     expect(details[0].material_id).toBe(photos[3]);
-    expect(details[0].reason).toMatch(/background/i);
+    expect(details[0].reason).toMatch(/too dark/i);
     expect(await balance(t, anna.token)).toBe(before);
     expect(await ledgerSum(t, anna.id)).toBe(before);
   }, 120_000);

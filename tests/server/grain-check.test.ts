@@ -1,0 +1,36 @@
+// The photo check against a phone's grain and a room's light (issue 16 §2c): a centred shoe with
+// wide margins passes at every level; a shoe that crosses the frame's edge is cut off at every
+// level; a dark or blurred shot is refused at every level, and a busy background is advice, never
+// the reason a shot is refused. The check alone, with no database: verify-angle and the intake on
+// the same shots are grain.test.ts.
+import { describe, expect, it } from 'vitest';
+import { cameraShot, cases, GRAINS, UNUSABLE } from '../support/camera-shots';
+import { analysePhoto, refusal } from '../../server/materials/findings';
+
+const subjectOf = async (bytes: Buffer) => (await analysePhoto(bytes)).find((f) => f.check === 'subject')!;
+
+describe('the photo check at every grain level and light', () => {
+  it.each(cases('centred'))('passes a centred shoe with wide margins: $light light, grain $grain', async ({ options }) => {
+    const findings = await analysePhoto(await cameraShot(options));
+    expect(findings.find((f) => f.check === 'subject')).toMatchObject({ ok: true, verdict: 'SUBJECT_OK' });
+    expect(refusal(findings), JSON.stringify(findings)).toBeNull();
+  });
+
+  it.each(cases('cut'))('says a shoe crossing the frame’s edge is cut off: $light light, grain $grain', async ({ options }) => {
+    expect(await subjectOf(await cameraShot(options))).toMatchObject({ ok: false, verdict: 'SUBJECT_CUT_OFF' });
+  });
+
+  it.each(Object.entries(UNUSABLE).flatMap(([name, { options, reason }]) => GRAINS.map((grain) => ({ name, grain, options: { ...options, grain }, reason }))))(
+    'refuses a shot $name: grain $grain',
+    async ({ options, reason }) => {
+      expect(refusal(await analysePhoto(await cameraShot(options)))).toBe(reason);
+    },
+  );
+
+  it.each(GRAINS)('gives a busy background as advice, never as the reason a shot is refused: grain %i', async (grain) => {
+    const findings = await analysePhoto(await cameraShot({ background: 'busy', grain }));
+    expect(findings.find((f) => f.check === 'background')).toMatchObject({ ok: false, verdict: 'BACKGROUND_BUSY' });
+    // Taken, or refused only when the network could not tell the shoe from the drawn clutter.
+    expect([null, 'SUBJECT_LOW_CONTRAST']).toContain(refusal(findings));
+  });
+});
