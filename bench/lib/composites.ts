@@ -1,12 +1,10 @@
-// Composites for scale: shoes cut from catalogue shots on pure white (their masks exact: the white
-// joined to the frame's edge is the backdrop) laid on real photos of floors, carpets and beds with a
-// soft contact shadow under them. Made from the real-photo set's catalogue and floor entries with a
-// fixed seed, so the same command makes the same pictures.
+// Composites for scale: shoes cut from the real photos by their hand-made masks, laid on real
+// photos of floors with a soft contact shadow under them, mirrored, scaled and placed by a fixed
+// seed, so the same command makes the same pictures. The composite's truth is exactly the shoe it
+// was given, whatever the hand mask missed.
 import sharp from 'sharp';
 import { loadPhotos, type LoadedPhoto } from './real-photos';
 
-/** What counts as the catalogue's white backdrop: every channel at least this. */
-const WHITE = 238;
 const FRAME = { width: 1600, height: 1200 };
 
 export interface Composite {
@@ -29,38 +27,14 @@ function random(seed: number) {
   };
 }
 
-/** The shoe of a catalogue shot on transparency, cropped: the near-white joined to the frame's edge is taken away. */
-async function catalogueShoe(shot: LoadedPhoto) {
-  const { data, info } = await sharp(shot.bytes).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const { width: w, height: h } = info;
-  const backdrop = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const white = (i: number) => data[i * 3]! >= WHITE && data[i * 3 + 1]! >= WHITE && data[i * 3 + 2]! >= WHITE;
-  const push = (i: number) => {
-    if (!backdrop[i] && white(i)) {
-      backdrop[i] = 1;
-      stack.push(i);
-    }
-  };
-  for (let x = 0; x < w; x += 1) {
-    push(x);
-    push((h - 1) * w + x);
-  }
-  for (let y = 0; y < h; y += 1) {
-    push(y * w);
-    push(y * w + w - 1);
-  }
-  while (stack.length) {
-    const i = stack.pop()!;
-    const x = i % w;
-    if (x > 0) push(i - 1);
-    if (x < w - 1) push(i + 1);
-    if (i >= w) push(i - w);
-    if (i < w * (h - 1)) push(i + w);
-  }
+/** The shoes of a real photo on transparency, cropped, cut by its hand-made mask (so the composite's truth is exact). */
+async function maskedShoe(photo: LoadedPhoto) {
+  const { data } = await sharp(photo.bytes).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width: w, height: h } = photo;
+  const truth = photo.truth!;
   let [left, right, top, bottom] = [w, -1, h, -1];
   for (let i = 0; i < w * h; i += 1) {
-    if (backdrop[i]) continue;
+    if (!truth[i]) continue;
     const x = i % w;
     const y = Math.floor(i / w);
     [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
@@ -75,7 +49,7 @@ async function catalogueShoe(shot: LoadedPhoto) {
       rgba[o] = data[i * 3]!;
       rgba[o + 1] = data[i * 3 + 1]!;
       rgba[o + 2] = data[i * 3 + 2]!;
-      rgba[o + 3] = backdrop[i] ? 0 : 255;
+      rgba[o + 3] = truth[i] ? 255 : 0;
     }
   }
   return { rgba, width: cw, height: ch };
@@ -84,11 +58,13 @@ async function catalogueShoe(shot: LoadedPhoto) {
 /** `count` composites, each a catalogue shoe on a floor, placed, sized and lit by the seed. */
 export async function composites(count: number, seed = 20261127): Promise<Composite[]> {
   const next = random(seed);
-  const shoes = await Promise.all((await loadPhotos('catalogue')).map(catalogueShoe));
+  // Catalogue shots on pure white would be cut exactly by their white; none with a licence to keep
+  // was found, so the shoes come from the real photos, cut by their hand-made masks.
+  const shoes = await Promise.all((await loadPhotos('photo')).filter((p) => p.truth && p.entry.wellFramed).map(maskedShoe));
   const floors = await Promise.all(
     (await loadPhotos('floor')).map((floor) => sharp(floor.bytes).rotate().resize(FRAME.width, FRAME.height, { fit: 'cover' }).removeAlpha().raw().toBuffer()),
   );
-  if (!shoes.length || !floors.length) throw new Error('the real-photo set has no catalogue shots or floors to compose');
+  if (!shoes.length || !floors.length) throw new Error('the real-photo set has no masked photos or floors to compose');
   const made: Composite[] = [];
   for (let k = 0; k < count; k += 1) {
     const s = Math.floor(next() * shoes.length);

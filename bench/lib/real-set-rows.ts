@@ -36,6 +36,7 @@ export async function realSetRows(): Promise<Row[]> {
   }
   const figures = await realSetFigures();
   const network = summary(figures.photos);
+  const composite = summary(figures.composites.map((c) => ({ ...c, id: c.name })));
   const classical = summary(JSON.parse(fs.readFileSync(path.join(SET_DIR, 'classical.json'), 'utf8')) as Scored[]);
   const refused = figures.photos.filter((p) => p.wellFramed && p.refused).map((p) => `${p.id}: ${p.refused}`);
   const times = figures.photos.map((p) => p.ms).sort((a, b) => a - b);
@@ -45,6 +46,12 @@ export async function realSetRows(): Promise<Row[]> {
       value: `mean ${network.meanIoU.toFixed(3)}, worst ${network.worst.iou.toFixed(3)}, F ${network.meanF.toFixed(3)}; classical on the same: mean ${classical.meanIoU.toFixed(3)}, worst ${classical.worst.iou.toFixed(3)}, F ${classical.meanF.toFixed(3)}`,
       target: 'mean ≥ 0.92',
       ok: network.meanIoU >= 0.92,
+    },
+    {
+      measure: `cut-out on ${figures.composites.length} composites (real shoes on real floors): IoU, boundary F (worst: ${composite.worst.id})`,
+      value: `mean ${composite.meanIoU.toFixed(3)}, worst ${composite.worst.iou.toFixed(3)}, F ${composite.meanF.toFixed(3)}; gross failures ${composite.gross.length}`,
+      target: 'mean ≥ 0.95, worst ≥ 0.85',
+      ok: composite.meanIoU >= 0.95 && composite.worst.iou >= 0.85,
     },
     {
       measure: 'real photos with a gross failure (other things kept > 1 % of the frame, or > 3 % of a shoe lost)',

@@ -9,6 +9,7 @@ import { preparedShoe } from '../../server/studio/photo/shoe';
 import type { Cutout } from '../../server/studio/segment';
 import { loadModel } from '../../server/studio/saliency';
 import { cutOut } from '../../server/studio/segment';
+import { composites } from './composites';
 import { scoreMask, type MaskScore } from './mask-scores';
 import { loadPhotos } from './real-photos';
 
@@ -25,6 +26,8 @@ export interface RealSetFigures {
   /** CIEDE2000 between the shoe's pixels in the photo white-balanced on its backdrop and in the shoe every still is made from: median and 95th percentile over every photo's opaque pixels. */
   colour: { median: number; p95: number };
   modelLoadMs: number;
+  /** The cut-out on the composites: each one's scores against its exact truth. */
+  composites: (MaskScore & { name: string })[];
   /** The process's largest resident set while the set was cut out, MB. */
   peakRssMb: number;
 }
@@ -46,12 +49,16 @@ async function colourShifts(cut: Cutout): Promise<number[]> {
   return shifts;
 }
 
+/** How many composites the bench cuts out (each takes as long as a photo). */
+const COMPOSITES = 120;
+
 export async function realSetFigures(): Promise<RealSetFigures> {
   const { loadMs } = await loadModel();
   let peak = process.memoryUsage().rss;
   const watch = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const photos: RealPhotoScore[] = [];
   const shifts: number[] = [];
+  const compositeScores: (MaskScore & { name: string })[] = [];
   try {
     for (const photo of await loadPhotos('photo')) {
       if (!photo.truth) continue;
@@ -68,12 +75,16 @@ export async function realSetFigures(): Promise<RealSetFigures> {
         wellFramed: photo.entry.wellFramed,
       });
     }
+    for (const made of await composites(COMPOSITES)) {
+      const cut = await cutOut(made.jpeg);
+      compositeScores.push({ name: made.name, ...scoreMask(made.truth, cut.mask, made.width, made.height) });
+    }
   } finally {
     clearInterval(watch);
   }
   shifts.sort((a, b) => a - b);
   const colour = { median: shifts[Math.floor(shifts.length / 2)] ?? 0, p95: shifts[Math.floor(shifts.length * 0.95)] ?? 0 };
-  return { photos, colour, modelLoadMs: loadMs, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6) };
+  return { photos, colour, composites: compositeScores, modelLoadMs: loadMs, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6) };
 }
 
 if (process.argv[1]?.endsWith('real-set.ts')) process.stdout.write(JSON.stringify(await realSetFigures()));
