@@ -64,9 +64,11 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
   let area = 0;
   let sure = 0;
   let atFrame = 0;
+  let unsure = 0;
   const backdropPixels: number[][] = [[], [], []];
   for (let i = 0; i < n; i += 1) {
     reach = Math.max(reach, salient[i]!);
+    if (salient[i]! >= BACKDROP && salient[i]! < 0.5) unsure += 1;
     if (mask[i]) {
       area += 1;
       if (salient[i]! >= SURE) sure += 1;
@@ -87,6 +89,7 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
     ...edgeColours(rgb, mask, edge, backdrop, w, h),
     backdrop,
     solid: area ? sure / area : 0,
+    unsure: unsure / n,
     reach,
     clutter: droppedArea / n,
     atFrame,

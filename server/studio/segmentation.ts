@@ -31,6 +31,8 @@ export interface Segmentation {
   backdrop: [number, number, number];
   /** Share of the shoes' pixels the network is sure of: low when it cannot tell the shoe from its backdrop. */
   solid: number;
+  /** Share of the frame the network was unsure of (salience ¼–½): large beside the shoe when it only half-saw it. */
+  unsure: number;
   /** The most salient pixel anywhere (0–1): whether anything stood out at all. */
   reach: number;
   /** Share of the frame in salient pieces that were left out as not shoes: clutter round the shoe. */

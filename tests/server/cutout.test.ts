@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INSEPARABLE, PHONE_CASES, phoneShoePhoto, scoreCutout, type CutoutScore } from '../fixtures/phone-shoes';
 import { cutOut } from '../../server/studio/segment';
 import { analysePhoto, refusal } from '../../server/materials/findings';
+import { translate } from '../../server/lib/i18n';
 
 const scores: (CutoutScore & { name: string })[] = [];
 const photos = new Map<string, Buffer>();
@@ -42,15 +43,15 @@ describe('the cut-out of a phone photo', () => {
     // The photo's grain and JPEG noise alone put a faithful edge at 3–4 (the white shoes on white,
     // where the backdrop's colour is the shoe's and mixing changes little); 6 on average and 8 at
     // most leave room for that and not for a fringe. Without the backdrop's share taken out, the
-    // same ring (the photo's own pixels there) is half as far off again on average, and a dark
-    // shoe's edge on a light backdrop two to eight times as far.
+    // same ring (the photo's own pixels there) is half as far off again on average.
     const halos = scores.map((s) => s.halo);
     // A patent boot mirroring the room has the room's colours in its own edge: it keeps most.
     expect(mean(halos), table('halo')).toBeLessThanOrEqual(6);
     expect(Math.max(...halos), table('halo')).toBeLessThanOrEqual(14);
     expect(mean(scores.map((s) => s.rawHalo)), table('rawHalo')).toBeGreaterThanOrEqual(1.5 * mean(halos));
     const dark = scores.filter((s) => /black|tan|olive sneaker, (back|bottom)/.test(s.name));
-    for (const s of dark) expect(s.rawHalo, s.name).toBeGreaterThanOrEqual(1.7 * s.halo);
+    // A dark shoe's edge on a light backdrop, where the backdrop's share shows most: at least half as far again.
+    for (const s of dark) expect(s.rawHalo, s.name).toBeGreaterThanOrEqual(1.5 * s.halo);
   });
 
   it('leaves the floor’s shadow out, cast and contact', () => {
@@ -72,11 +73,12 @@ describe('the photo check on phone photos', () => {
     expect(refused).toEqual([]);
   }, 300_000);
 
-  it('does not call a white shoe on a sheet of its own colour blended in when the network separates it', async () => {
+  it('refuses a white shoe on a sheet of its own colour in flat light, which the network only half-sees, saying what to shoot it on', async () => {
     for (const view of ['right_side', 'right_45', 'front'] as const) {
       const findings = await analysePhoto((await phoneShoePhoto({ ...INSEPARABLE, view })).jpeg);
-      expect(refusal(findings), view).not.toBe('SUBJECT_LOW_CONTRAST');
-      expect(findings.find((f) => f.check === 'subject'), view).toMatchObject({ ok: true, verdict: 'SUBJECT_OK' });
+      expect(refusal(findings), view).toBe('SUBJECT_LOW_CONTRAST');
+      expect(findings.find((f) => f.check === 'subject'), view).toMatchObject({ ok: false, verdict: 'SUBJECT_LOW_CONTRAST' });
     }
+    expect(translate('en', 'SUBJECT_LOW_CONTRAST')).toMatch(/darker or coloured background/);
   }, 120_000);
 });

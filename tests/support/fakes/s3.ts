@@ -97,6 +97,9 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
     onward.on('error', () => response.destroy());
     request.pipe(onward);
   });
+  // S3 keeps an idle connection open for many seconds; Node's five, racing a client that reuses
+  // it after a slow step (a photo checked in between), would reset it under the client's feet.
+  front.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
   return {
