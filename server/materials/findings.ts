@@ -300,7 +300,10 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   // Too little found: a frame with nothing in it, or a shoe the network half-sees in its backdrop.
   const small = share < THRESHOLDS.minSubjectShare;
   const missing = found.reach < THRESHOLDS.minReach || (small && found.solid < THRESHOLDS.minSolid);
-  const blends = !missing && (found.solid < THRESHOLDS.minSolid || found.unsure >= THRESHOLDS.maxUnsure * share);
+  // A blurred shot's outline is measured wide: the network's doubt is the blur's, and steadier
+  // hands, not another background, are what help.
+  const blurred = !sharp_ && width !== null;
+  const blends = !missing && !blurred && (found.solid < THRESHOLDS.minSolid || found.unsure >= THRESHOLDS.maxUnsure * share);
   const tooSmall = !missing && !blends && small;
   const tooLarge = !missing && !blends && share > THRESHOLDS.maxSubjectShare;
   const cutOff = !missing && !blends && !tooSmall && found.atFrame > THRESHOLDS.maxAtFrame * (working.w + working.h);

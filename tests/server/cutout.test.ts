@@ -49,7 +49,8 @@ describe('the cut-out of a phone photo', () => {
     expect(mean(halos), table('halo')).toBeLessThanOrEqual(6);
     expect(Math.max(...halos), table('halo')).toBeLessThanOrEqual(14);
     expect(mean(scores.map((s) => s.rawHalo)), table('rawHalo')).toBeGreaterThanOrEqual(1.5 * mean(halos));
-    const dark = scores.filter((s) => /black|tan|olive sneaker, (back|bottom)/.test(s.name));
+    // (Not the patent boot: it mirrors the room, so its edge is the room's colour either way.)
+    const dark = scores.filter((s) => /black boot|tan|olive sneaker, (back|bottom)/.test(s.name));
     // A dark shoe's edge on a light backdrop, where the backdrop's share shows most: at least half as far again.
     for (const s of dark) expect(s.rawHalo, s.name).toBeGreaterThanOrEqual(1.5 * s.halo);
   });
