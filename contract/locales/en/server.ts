@@ -83,7 +83,7 @@ const server: Translated<typeof ru, 'en'> = {
     SUBJECT_CUT_OFF: 'Part of the shoe is outside the frame: step back or move the phone so the whole shoe fits.',
     SUBJECT_LOW_CONTRAST: 'The shoe blends into the background: shoot a white or light shoe on a darker or coloured background, and a black or dark one on a light background.',
     BACKGROUND_OK: 'The background is plain.',
-    BACKGROUND_BUSY: 'Tip: the shoe was cut out cleanly, but other things are in the frame; a plain background gives the cleanest edge.',
+    BACKGROUND_BUSY: 'Tip: other things are in the frame; a plain background gives the cleanest edge.',
     BACKGROUND_DARK: 'Tip: the background is dark; more light or a lighter background shows the shoe\'s details better.',
     NEEDS_AI_IMAGES: 'This needs an AI image service, and none is configured on this server.',
     NEEDS_AI_VIDEO: 'This needs an AI video service, and none is configured on this server.',

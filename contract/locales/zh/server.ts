@@ -83,7 +83,7 @@ const server: Translated<typeof ru, 'zh'> = {
     SUBJECT_CUT_OFF: '鞋子有一部分在画面外：请后退或移动手机，让整只鞋入镜。',
     SUBJECT_LOW_CONTRAST: '鞋子与背景融为一体：白色或浅色鞋请在较深或彩色的背景上拍摄，黑色或深色鞋请在浅色背景上拍摄。',
     BACKGROUND_OK: '背景为纯色。',
-    BACKGROUND_BUSY: '提示：鞋子已清晰抠出，但画面中还有其他物品；纯色背景能让边缘更干净。',
+    BACKGROUND_BUSY: '提示：画面中还有其他物品；纯色背景能让边缘更干净。',
     BACKGROUND_DARK: '提示：背景较暗；更多光线或浅色背景能更好地展现鞋子的细节。',
     NEEDS_AI_IMAGES: '需要 AI 图像服务，但此服务器未配置。',
     NEEDS_AI_VIDEO: '需要 AI 视频服务，但此服务器未配置。',
