@@ -4,6 +4,7 @@
 // it over many. Measured on the shoe's outline alone, so a smooth plastic clog on a plain floor is
 // not taken for blurred for having little detail inside, and a textured carpet does not lend a
 // blurred shoe the detail it lacks.
+import { sampleAt as sample } from '../studio/masks';
 
 /** The profile across the edge reaches this far either side, working pixels. */
 const REACH = 4;
@@ -11,17 +12,6 @@ const REACH = 4;
 const MIN_STEP = 24;
 /** Fewest measured points for a width; with fewer, none is given. */
 const MIN_POINTS = 20;
-
-function sample(grey: Float32Array, w: number, h: number, x: number, y: number): number {
-  const fx = Math.min(w - 1.001, Math.max(0, x));
-  const fy = Math.min(h - 1.001, Math.max(0, y));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const ax = fx - x0;
-  const ay = fy - y0;
-  const i = y0 * w + x0;
-  return (grey[i]! * (1 - ax) + grey[i + 1]! * ax) * (1 - ay) + (grey[i + w]! * (1 - ax) + grey[i + w + 1]! * ax) * ay;
-}
 
 /** The median width of the mask's outline on `grey` (both w × h), or null when too little of it is clear. */
 export function outlineWidth(grey: Float32Array, mask: Uint8Array, w: number, h: number): number | null {

@@ -249,7 +249,8 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   const edgeMean = median(Array.from(workingRing, (i) => 0.299 * working.data[i * 3]! + 0.587 * working.data[i * 3 + 1]! + 0.114 * working.data[i * 3 + 2]!));
   // What the edge holds besides a backdrop whose light changes evenly across the frame; robust,
   // so a shoe crossing it is not "busy".
-  const edgeSpread = robustSpread(planeResiduals(lumaOf(working.data, working.w * working.h), working.w, workingRing));
+  const workingLuma = lumaOf(working.data, working.w * working.h);
+  const edgeSpread = robustSpread(planeResiduals(workingLuma, working.w, workingRing));
 
   // Sharpness on a median-filtered copy (it keeps edges and takes out most grain), with a dim
   // shot's contrast brought up to a well-lit one's: dim light makes edges fainter, not softer.
@@ -286,7 +287,7 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   });
   // Little detail is blur only when the shoe's own outline is soft too: a smooth clog on a plain
   // floor has little detail and a crisp edge.
-  const width = outlineWidth(lumaOf(working.data, working.w * working.h), mask, working.w, working.h);
+  const width = outlineWidth(workingLuma, mask, working.w, working.h);
   const sharp_ = sharpness >= THRESHOLDS.minSharpness || (width !== null && width <= THRESHOLDS.maxOutlineWidth);
   findings.push({ check: 'sharpness', ok: sharp_, value: round(sharpness, 1), verdict: sharp_ ? 'SHARPNESS_OK' : 'SHARPNESS_BLURRY' });
   const dark = subjectCount > 0 && subjectMean < THRESHOLDS.minSubjectBrightness;
