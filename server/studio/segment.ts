@@ -5,9 +5,14 @@
 //
 // The colour correction is a white balance on the backdrop: it makes the backdrop neutral and keeps
 // its brightness, so a grey shoe on a grey carpet stays grey (lifting the backdrop to white lifted
-// the shoe with it, almost to white).
+// the shoe with it, almost to white). A backdrop's colour is the light's only as far as the shoe's
+// own least coloured bright parts share it: a grey floor in a warm room and a beige floor in
+// daylight look alike, but in the warm room a white sole or the gloss on leather is warm too, and
+// in daylight it is not (a white sneaker on a green mat, pink slides on brown laminate keep their
+// colours).
 import type { Sharp } from 'sharp';
 import { loadSharp } from '../lib/sharp';
+import type { Rgb } from '../../contract/colour';
 import { MAX_IMAGE_PIXELS } from '../../contract/materials';
 import { lending } from './arrays';
 import { keepShoes } from './keep-shoes';
@@ -28,9 +33,18 @@ export const WORK_SIDE = 640;
 const SURE = 0.8;
 /** Salience below which a pixel is backdrop for the white balance (above, something else stands out). */
 const BACKDROP = 0.2;
-/** The most the white balance moves one channel: a cast, not a recolouring. */
-const MAX_GAIN = 1.25;
-const MIN_GAIN = 0.8;
+/** The shoe's bright parts: this share of its pixels, the brightest short of clipping… */
+const BRIGHT = 0.3;
+const CLIPPED = 250;
+/** …and of those, this share with the least colour. */
+const LEAST_COLOURED = 0.2;
+/** Shoe pixels looked at for the light's tint, at most. */
+const SAMPLES = 20_000;
+/** A tint (`tintOf`'s length) a part surely neutral shows, and one no neutral part would. */
+const NEUTRAL = [0.04, 0.1] as const;
+/** The most tint a room's light leaves on a phone photo, and the least only a coloured surface shows. */
+const LIGHT_CAST = 0.18;
+const SURFACE_TINT = 0.3;
 
 /** A copy of the photo `side` px across at most (sharp's resize averages the grain away). */
 export async function workingCopy(raw: Buffer, width: number, height: number, side = WORK_SIDE) {
@@ -66,6 +80,7 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
   let atFrame = 0;
   let unsure = 0;
   const backdropPixels: number[][] = [[], [], []];
+  const shoePixels: number[] = [];
   for (let i = 0; i < n; i += 1) {
     reach = Math.max(reach, salient[i]!);
     if (salient[i]! >= BACKDROP && salient[i]! < 0.5) unsure += 1;
@@ -74,11 +89,13 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
       if (salient[i]! >= SURE) sure += 1;
       const x = i % w;
       if (x === 0 || x === w - 1 || i < w || i >= n - w) atFrame += 1;
+      if (edge[i]! > 2 && Math.max(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!) < CLIPPED) shoePixels.push(i);
     } else if (salient[i]! < BACKDROP && edge[i]! > 3 && i % 7 === 0) {
       for (let c = 0; c < 3; c += 1) backdropPixels[c]!.push(rgb[i * 3 + c]!);
     }
   }
   const backdrop = backdropPixels.map((values) => (values.length ? median(values) : 200)) as [number, number, number];
+  const tint = neutralTint(rgb, shoePixels);
   // Only the kept shoes' soft edge is refined: clutter beside them is not half-kept.
   const soft = new Float32Array(n);
   for (let i = 0; i < n; i += 1) soft[i] = mask[i] || edge[i]! <= 3 ? salient[i]! : 0;
@@ -88,6 +105,7 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
     soft,
     ...edgeColours(rgb, mask, edge, backdrop, w, h),
     backdrop,
+    tint,
     solid: area ? sure / area : 0,
     unsure: unsure / n,
     reach,
@@ -96,10 +114,60 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
   };
 }
 
-/** Gains that make the backdrop neutral and keep its brightness (luma), each within a cast's reach. */
-export function whiteBalance(backdrop: [number, number, number]): [number, number, number] {
-  const luma = 0.299 * backdrop[0] + 0.587 * backdrop[1] + 0.114 * backdrop[2];
-  return backdrop.map((v) => Math.min(MAX_GAIN, Math.max(MIN_GAIN, luma / Math.max(1, v)))) as [number, number, number];
+/**
+ * A colour's tint as log-chromaticity, (ln R/G, ln B/G): a light's cast moves every surface by the
+ * same amount in it, dark or bright.
+ */
+export function tintOf([r, g, b]: Rgb): [number, number] {
+  const green = Math.max(1, g);
+  return [Math.log(Math.max(1, r) / green), Math.log(Math.max(1, b) / green)];
+}
+
+/**
+ * The tint of the shoe's least coloured bright parts (a white sole, grey laces, the gloss on
+ * leather): what the light does to a neutral surface. Null when the shoe has too few pixels to say.
+ */
+function neutralTint(rgb: Uint8Array, pixels: number[]): [number, number] | null {
+  if (pixels.length < 200) return null;
+  const step = Math.max(1, Math.floor(pixels.length / SAMPLES));
+  const sampled: number[] = [];
+  for (let k = 0; k < pixels.length; k += step) sampled.push(pixels[k]!);
+  const lumas = sampled.map((i) => 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!);
+  const threshold = [...lumas].sort((a, b) => b - a)[Math.floor(sampled.length * BRIGHT)]!;
+  const bright = sampled.filter((_, k) => lumas[k]! >= threshold).map((i) => tintOf([rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!]));
+  bright.sort((a, b) => Math.hypot(a[0], a[1]) - Math.hypot(b[0], b[1]));
+  const least = bright.slice(0, Math.max(1, Math.floor(bright.length * LEAST_COLOURED)));
+  return [least.reduce((sum, t) => sum + t[0], 0) / least.length, least.reduce((sum, t) => sum + t[1], 0) / least.length];
+}
+
+/** Between 1 at `from` and 0 at `to`. */
+const fade = (value: number, from: number, to: number) => Math.min(1, Math.max(0, (to - value) / (to - from)));
+
+/**
+ * How much of the backdrop's tint is the light's, 0–1. When the shoe has parts that are nearly
+ * neutral (`neutralTint` within NEUTRAL of grey), the share of the backdrop's tint they show too
+ * (projected on it). When it has none, a tint a room's light gives (up to LIGHT_CAST) is taken
+ * whole and one only a coloured surface gives (SURFACE_TINT and beyond) not at all.
+ */
+export function castShare(backdrop: Rgb, tint: [number, number] | null): number {
+  const [r, b] = tintOf(backdrop);
+  const square = r * r + b * b;
+  if (square < 1e-6) return 1;
+  const prior = fade(Math.sqrt(square), LIGHT_CAST, SURFACE_TINT);
+  if (!tint) return prior;
+  const seen = Math.min(1, Math.max(0, (tint[0] * r + tint[1] * b) / square));
+  const evidence = fade(Math.hypot(tint[0], tint[1]), NEUTRAL[0], NEUTRAL[1]);
+  return evidence * seen + (1 - evidence) * prior;
+}
+
+/**
+ * Gains that make the backdrop neutral and keep its brightness (luma), as far as its tint is the
+ * light's (`castShare`): a cast, never a recolouring (no gain goes past about 1.2).
+ */
+export function whiteBalance(backdrop: Rgb, tint: [number, number] | null = null): [number, number, number] {
+  const share = castShare(backdrop, tint);
+  const y = 0.299 * backdrop[0] + 0.587 * backdrop[1] + 0.114 * backdrop[2];
+  return backdrop.map((v) => (y / Math.max(1, v)) ** share) as [number, number, number];
 }
 
 /** The photo upright as RGB at full size, its working copy, and the shoes found on it. */
@@ -125,6 +193,6 @@ export async function cutOut(bytes: Buffer): Promise<Cutout> {
   // cut-out's own mask and pixels are made to keep.
   return lending(() => {
     const found = segmentation(small, w, h, net);
-    return keptCutout(photo, width, height, refine(photo, width, height, found, w, h), whiteBalance(found.backdrop));
+    return keptCutout(photo, width, height, refine(photo, width, height, found, w, h), whiteBalance(found.backdrop, found.tint));
   });
 }

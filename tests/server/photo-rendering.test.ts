@@ -1,10 +1,11 @@
 // The studio's photographic building blocks (server/studio/photo/): colour differences against
 // published reference values, props lit from the side the light comes from (and from the other
-// side when the light moves), shadows where a shoe meets the floor, the shoe's colour kept within
-// its bound, surfaces that carry texture yet stay subtle, and the plate memory's bound.
+// side when the light moves), shadows where a shoe meets the floor, the shoe's colour kept and the
+// white balance taking only the light's tint, surfaces that carry texture yet stay subtle, and the plate memory's bound.
 import { describe, expect, it } from 'vitest';
 import { deltaE2000, deltaE76, rgbToCieLab, type Lab, type Rgb } from '../../contract/colour';
 import { balanceShoe } from '../../server/studio/photo/balance';
+import { castShare, tintOf, whiteBalance } from '../../server/studio/segment';
 import { lru } from '../../server/studio/photo/cache';
 import type { Layer } from '../../server/studio/photo/layer';
 import { normalise, STUDIO_KEY, TABLE_KEY, type Light } from '../../server/studio/photo/light';
@@ -150,12 +151,12 @@ describe('the shoe’s shadows on the floor', () => {
 });
 
 describe('the shoe’s colour', () => {
-  /** A shoe's pixels as the photo had them, and the cut-out after gains. */
-  const pixels = (colour: Rgb, gains: [number, number, number]) => {
+  /** A shoe's pixels, shaded across: a colour with some light and dark in it. */
+  const pixels = (colour: Rgb) => {
     const rgba = new Uint8Array(200 * 100 * 4);
     for (let p = 0; p < 200 * 100; p += 1) {
-      const shade = 0.8 + 0.4 * ((p % 200) / 200);
-      rgba.set([...colour.map((v, c) => Math.min(255, Math.round(v * shade * gains[c]!))), 255], p * 4);
+      const shade = 0.8 + 0.4 * ((p % 200) / 200) + (p % 7 === 0 ? 0.15 : 0);
+      rgba.set([...colour.map((v) => Math.min(255, Math.round(v * shade))), 255], p * 4);
     }
     return rgba;
   };
@@ -164,24 +165,71 @@ describe('the shoe’s colour', () => {
     for (let p = 0; p < rgba.length / 4; p += 1) for (let c = 0; c < 3; c += 1) sum[c]! += rgba[p * 4 + c]!;
     return sum.map((v) => v / (rgba.length / 4)) as Rgb;
   };
+  const spread = (rgba: Uint8Array) => {
+    const values = Array.from({ length: rgba.length / 4 }, (_, p) => rgba[p * 4 + 1]!);
+    const average = values.reduce((a, b) => a + b, 0) / values.length;
+    return Math.sqrt(values.reduce((a, b) => a + (b - average) ** 2, 0) / values.length);
+  };
 
   it.each([
-    ['a neutral background, gains near 1', [1.03, 1.03, 1.035]],
-    ['a dim grey background, gains of 1.4', [1.4, 1.4, 1.4]],
-    ['a warm background, gains that cool it', [1.0, 1.08, 1.25]],
-  ] as const)('on %s, stays within its CIEDE2000 bound of the photo', (_, gains) => {
-    const photo = pixels([60, 90, 150], [1, 1, 1]);
-    const cut = pixels([60, 90, 150], [...gains]);
-    const balanced = balanceShoe(cut, 200, 100, gains, { maxDeltaE: 1.8, clarity: 0.22 });
-    const difference = deltaE2000(rgbToCieLab(mean(photo)), rgbToCieLab(mean(balanced.rgba)));
-    expect(difference).toBeLessThanOrEqual(2);
-    expect(balanced.deltaE).toBeLessThanOrEqual(1.8 + 1e-9);
+    ['navy', [60, 90, 150]],
+    ['light grey', [200, 200, 200]],
+    ['red', [180, 40, 40]],
+  ] as const)('keeps a %s shoe’s mean colour (CIEDE2000 under 1) and brings its detail out', (_, colour) => {
+    const cut = pixels([...colour]);
+    const balanced = balanceShoe(cut, 200, 100);
+    expect(deltaE2000(rgbToCieLab(mean(cut)), rgbToCieLab(mean(balanced)))).toBeLessThan(1);
+    expect(spread(balanced)).toBeGreaterThan(spread(cut) * 1.02);
   });
 
-  it('keeps the whole correction of a nearly neutral background (the shoe brightened as its backdrop was)', () => {
-    const cut = pixels([60, 90, 150], [1.03, 1.03, 1.03]);
-    const balanced = balanceShoe(cut, 200, 100, [1.03, 1.03, 1.03], { maxDeltaE: 1.8, clarity: 0 });
-    expect(Array.from(balanced.rgba)).toEqual(Array.from(cut));
+  it('changes nothing without local contrast', () => {
+    const cut = pixels([60, 90, 150]);
+    expect(Array.from(balanceShoe(cut, 200, 100, 0))).toEqual(Array.from(cut));
+  });
+});
+
+describe('the white balance', () => {
+  const luma = (rgb: Rgb) => 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
+  /** A light grey floor in a slightly warm room. */
+  const warmFloor: Rgb = [200, 196, 186];
+
+  it('takes a backdrop’s whole tint for the light’s when the shoe’s grey parts show it too, keeping the backdrop’s brightness', () => {
+    const gains = whiteBalance(warmFloor, tintOf([150, 147, 139]));
+    const corrected = warmFloor.map((v, c) => v * gains[c]!) as Rgb;
+    expect(Math.max(...corrected) - Math.min(...corrected)).toBeLessThan(1);
+    expect(luma(corrected)).toBeCloseTo(luma(warmFloor), 0);
+  });
+
+  it('takes none of it when the shoe’s white parts are white: the floor is that colour', () => {
+    expect(castShare(warmFloor, tintOf([236, 236, 237]))).toBeLessThan(0.05);
+    const gains = whiteBalance(warmFloor, tintOf([236, 236, 237]));
+    expect(Math.max(...gains.map((g) => Math.abs(g - 1))), `gains ${gains}`).toBeLessThan(0.01);
+  });
+
+  it('takes part of it when the shoe’s grey parts are half as warm as the floor', () => {
+    const share = castShare(warmFloor, tintOf([150, 148.5, 144]));
+    expect(share).toBeGreaterThan(0.3);
+    expect(share).toBeLessThan(0.7);
+  });
+
+  it.each([
+    ['a warm room (a tint a light gives)', [190, 178, 150], 0.95, 1],
+    ['brown laminate', [104, 89, 71], 0.1, 0.4],
+    ['a red carpet', [138, 24, 41], 0, 0],
+    ['a green mat', [40, 57, 48], 0, 0],
+  ] as const)('with nothing neutral on the shoe (pink slides), on %s takes the share a light could give', (_, backdrop, least, most) => {
+    const share = castShare([...backdrop], tintOf([240, 200, 215]));
+    expect(share).toBeGreaterThanOrEqual(least);
+    expect(share).toBeLessThanOrEqual(most);
+  });
+
+  it('leaves a strongly coloured backdrop (a green mat, a red carpet) alone, whatever the shoe', () => {
+    for (const backdrop of [[40, 57, 48], [138, 24, 41]] as Rgb[]) {
+      for (const shoe of [[232, 232, 230], [240, 200, 215], null] as const) {
+        const gains = whiteBalance(backdrop, shoe && tintOf([...shoe]));
+        expect(Math.max(...gains.map((g) => Math.abs(g - 1))), `gains ${gains}`).toBeLessThan(0.005);
+      }
+    }
   });
 });
 

@@ -1,39 +1,12 @@
-// The shoe balanced for the scene without changing its colour. The cut-out comes with the gains
-// that made the photo's background neutral and bright (white point and exposure). A background
-// that is off-white rather than lit off-white is not told apart by them, so they are kept only as
-// far as the shoe's mean colour stays within a bound of the photo's (CIEDE2000): all the way for
-// a photo on a neutral background, part of the way when they would shift the shoe's colour. A
-// touch of local contrast brings out the material, as a photographer's clarity does. The mean
-// colour is measured after all of it, so the bound holds for the result.
-import { deltaE2000, rgbToCieLab, type Rgb } from '../../../contract/colour';
+// The shoe balanced for the scene without changing its colour. The cut-out comes white-balanced on
+// its backdrop (segment.ts), as far as the light's tint is known; nothing here moves its colour
+// again. A touch of local contrast brings out the material, as a photographer's clarity does,
+// and keeps the mean.
 import { gaussianBlur } from './blur';
 import { borrow } from '../arrays';
 
-export interface BalanceOptions {
-  /** Largest CIEDE2000 difference allowed between the photo's mean shoe colour and ours. */
-  maxDeltaE: number;
-  /** Strength of the local contrast, 0 none. */
-  clarity: number;
-}
-
-export const DEFAULT_BALANCE: BalanceOptions = { maxDeltaE: 1.8, clarity: 0.22 };
-
-const MEAN_SAMPLES = 24_000;
-
-/** Mean sRGB colour of the opaque pixels of RGBA data after `transform` of each channel value. */
-function meanColour(rgba: Uint8Array, factor: Float32Array | null, multiplier: readonly number[]): Rgb {
-  const pixels = rgba.length / 4;
-  const step = Math.max(1, Math.floor(pixels / MEAN_SAMPLES));
-  const sum = [0, 0, 0];
-  let n = 0;
-  for (let p = 0; p < pixels; p += step) {
-    if (rgba[p * 4 + 3]! < 128) continue;
-    const f = factor ? factor[p]! : 1;
-    for (let c = 0; c < 3; c += 1) sum[c]! += Math.min(255, rgba[p * 4 + c]! * f * multiplier[c]!);
-    n += 1;
-  }
-  return sum.map((v) => v / Math.max(1, n)) as Rgb;
-}
+/** Strength of the local contrast, 0 none. */
+const CLARITY = 0.22;
 
 /**
  * A factor per pixel that lifts detail above its surroundings (luma against a blur of the shoe's
@@ -100,44 +73,21 @@ function clarityFactors(rgba: Uint8Array, width: number, height: number, clarity
 }
 
 /**
- * The cut-out's pixels (straight RGBA, the gains already applied) balanced: returns new RGBA and
- * the CIEDE2000 difference of its mean colour from the photo's.
+ * The cut-out's pixels (straight RGBA, the white balance already applied) with a touch of local
+ * contrast: new RGBA, the mean colour kept.
  */
-export function balanceShoe(rgba: Uint8Array, width: number, height: number, gains: readonly [number, number, number], options: BalanceOptions = DEFAULT_BALANCE): { rgba: Uint8Array; deltaE: number } {
-  const photoMean = meanColour(rgba, null, gains.map((g) => 1 / g));
-  const photoLab = rgbToCieLab(photoMean);
-  const factor = options.clarity > 0 ? clarityFactors(rgba, width, height, options.clarity) : null;
-  // The gains' correction taken a share t of the way (per channel g^t over the photo, so
-  // g^(t − 1) on the cut-out): all of it when the colour stays within the bound, else the largest
-  // share that does.
-  const multipliers = (t: number) => gains.map((g) => g ** (t - 1));
-  const differenceAt = (t: number) => deltaE2000(photoLab, rgbToCieLab(meanColour(rgba, factor, multipliers(t))));
-  let t = 1;
-  let deltaE = differenceAt(t);
-  if (deltaE > options.maxDeltaE) {
-    let near = 0;
-    let far = 1;
-    for (let k = 0; k < 12; k += 1) {
-      const mid = (near + far) / 2;
-      if (differenceAt(mid) > options.maxDeltaE) far = mid;
-      else near = mid;
-    }
-    t = near;
-    deltaE = differenceAt(t);
-  }
-  const [mr, mg, mb] = multipliers(t) as [number, number, number];
+export function balanceShoe(rgba: Uint8Array, width: number, height: number, clarity = CLARITY): Uint8Array {
   const out = new Uint8Array(rgba.length);
+  const factor = clarity > 0 ? clarityFactors(rgba, width, height, clarity) : null;
   for (let p = 0, i = 0; p < width * height; p += 1, i += 4) {
     const a = rgba[i + 3]!;
     if (a === 0) continue;
     const f = factor ? factor[p]! : 1;
-    const r = rgba[i]! * f * mr + 0.5;
-    const g = rgba[i + 1]! * f * mg + 0.5;
-    const b = rgba[i + 2]! * f * mb + 0.5;
-    out[i] = r >= 255 ? 255 : r | 0;
-    out[i + 1] = g >= 255 ? 255 : g | 0;
-    out[i + 2] = b >= 255 ? 255 : b | 0;
+    for (let c = 0; c < 3; c += 1) {
+      const v = rgba[i + c]! * f + 0.5;
+      out[i + c] = v >= 255 ? 255 : v | 0;
+    }
     out[i + 3] = a;
   }
-  return { rgba: out, deltaE };
+  return out;
 }

@@ -1,6 +1,6 @@
 // The shoe as a layer for a scene. The cut-out is prepared once, at its own resolution (at most
 // PREPARED_SIDE), and remembered for as long as the cut-out lives: its outline cleaned
-// (fringe.ts) and its colour balanced (balance.ts). Each scene then only scales it to its place
+// (fringe.ts) and its material brought out (balance.ts). Each scene then only scales it to its place
 // (Lanczos, in sharp), and turns or mirrors it when asked.
 import { loadSharp } from '../../lib/sharp';
 import { lending } from '../arrays';
@@ -21,7 +21,6 @@ export function fittedSize(cutout: Pick<Cutout, 'width' | 'height'>, box: Size):
 
 interface Prepared extends Size {
   rgba: Buffer;
-  deltaE: number;
 }
 
 const prepared = new WeakMap<Cutout, Promise<Prepared>>();
@@ -45,9 +44,9 @@ async function prepare(cutout: Cutout): Promise<Prepared> {
   // The photo's background lingers a pixel or two along the outline.
   const balanced = lending(() => {
     defringe(rgba, size.width, size.height, 2);
-    return balanceShoe(rgba, size.width, size.height, cutout.gains);
+    return balanceShoe(rgba, size.width, size.height);
   });
-  return { rgba: Buffer.from(balanced.rgba.buffer, balanced.rgba.byteOffset, balanced.rgba.length), width: size.width, height: size.height, deltaE: balanced.deltaE };
+  return { rgba: Buffer.from(balanced.buffer, balanced.byteOffset, balanced.length), width: size.width, height: size.height };
 }
 
 /** The cut-out cleaned and balanced, made once per cut-out. */
@@ -60,16 +59,11 @@ export function preparedShoe(cutout: Cutout): Promise<Prepared> {
   return pending;
 }
 
-export interface ShoeLayer extends Layer {
-  /** CIEDE2000 difference of its mean colour from the photo's. */
-  deltaE: number;
-}
-
 /**
  * The shoe fitted inside `box`, turned by `angle` degrees (clockwise) when asked, and mirrored
  * when `mirror` (the other shoe of the pair). Placed at (0, 0); the caller moves it.
  */
-export async function shoeLayer(cutout: Cutout, box: Size, options: { angle?: number; mirror?: boolean } = {}): Promise<ShoeLayer> {
+export async function shoeLayer(cutout: Cutout, box: Size, options: { angle?: number; mirror?: boolean } = {}): Promise<Layer> {
   const sharp = await loadSharp();
   const shoe = await preparedShoe(cutout);
   const size = fittedSize(shoe, box);
@@ -82,5 +76,5 @@ export async function shoeLayer(cutout: Cutout, box: Size, options: { angle?: nu
       .raw()
       .toBuffer({ resolveWithObject: true }));
   }
-  return { rgba: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, left: 0, top: 0, deltaE: shoe.deltaE };
+  return { rgba: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, left: 0, top: 0 };
 }
