@@ -72,7 +72,7 @@ export async function realSetRows(): Promise<Row[]> {
       ok: times.at(-1)! <= 3000,
     },
     {
-      measure: 'the shoe\'s colour, photo (white-balanced on its backdrop) against the shoe every still is made from: CIEDE2000 per pixel',
+      measure: 'the shoe\'s colour, photo (white-balanced on its backdrop) against the decoded product shot in each look: CIEDE2000 per pixel',
       value: `median ${figures.colour.median.toFixed(2)}, 95th percentile ${figures.colour.p95.toFixed(2)}`,
       target: 'median ≤ 3, 95th ≤ 8',
       ok: figures.colour.median <= 3 && figures.colour.p95 <= 8,

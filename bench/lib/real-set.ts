@@ -2,13 +2,11 @@
 // scores against the hand-made truth, the time the cut-out took, and what the photo check would
 // refuse it for, resolution aside (the set's public copies are reduced below the 1000 px the check
 // asks of a phone photo, so every one would be refused for that alone).
-import sharp from 'sharp';
-import { deltaE2000, rgbToCieLab } from '../../contract/colour';
+import { PRODUCT_PRESETS } from '../../contract/enums';
 import { analysePhoto, refusal } from '../../server/materials/findings';
-import { preparedShoe } from '../../server/studio/photo/shoe';
-import type { Cutout } from '../../server/studio/segment';
 import { loadModel } from '../../server/studio/saliency';
 import { cutOut } from '../../server/studio/segment';
+import { medianAndP95, productColourShifts } from '../../tests/support/colour-shifts';
 import { composites } from './composites';
 import { scoreMask, type MaskScore } from './mask-scores';
 import { loadPhotos } from './real-photos';
@@ -23,30 +21,13 @@ export interface RealPhotoScore extends MaskScore {
 
 export interface RealSetFigures {
   photos: RealPhotoScore[];
-  /** CIEDE2000 between the shoe's pixels in the photo white-balanced on its backdrop and in the shoe every still is made from: median and 95th percentile over every photo's opaque pixels. */
+  /** CIEDE2000 between the shoe's pixels in the photo white-balanced on its backdrop and in the decoded product shot of each look: median and 95th percentile over every photo's opaque pixels. */
   colour: { median: number; p95: number };
   modelLoadMs: number;
   /** The cut-out on the composites: each one's scores against its exact truth. */
   composites: (MaskScore & { name: string })[];
   /** The process's largest resident set while the set was cut out, MB. */
   peakRssMb: number;
-}
-
-/** Per-pixel CIEDE2000 between the cut-out (the photo with the backdrop's white balance) and the shoe as the stills use it, every 7th opaque pixel. */
-async function colourShifts(cut: Cutout): Promise<number[]> {
-  const shoe = await preparedShoe(cut);
-  const { data: photo } = await sharp(cut.rgba, { raw: { width: cut.width, height: cut.height, channels: 4 } })
-    .resize(shoe.width, shoe.height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const shifts: number[] = [];
-  for (let i = 0; i < shoe.width * shoe.height; i += 7) {
-    if (photo[i * 4 + 3]! < 255 || shoe.rgba[i * 4 + 3]! < 255) continue;
-    const a = rgbToCieLab([photo[i * 4]!, photo[i * 4 + 1]!, photo[i * 4 + 2]!]);
-    const b = rgbToCieLab([shoe.rgba[i * 4]!, shoe.rgba[i * 4 + 1]!, shoe.rgba[i * 4 + 2]!]);
-    shifts.push(deltaE2000(a, b));
-  }
-  return shifts;
 }
 
 /** How many composites the bench cuts out (each takes as long as a photo). */
@@ -65,7 +46,7 @@ export async function realSetFigures(): Promise<RealSetFigures> {
       const started = performance.now();
       const cut = await cutOut(photo.bytes);
       const ms = performance.now() - started;
-      shifts.push(...(await colourShifts(cut)));
+      for (const preset of PRODUCT_PRESETS) for (const shift of await productColourShifts(cut, preset, 11)) shifts.push(shift);
       const findings = await analysePhoto(photo.bytes);
       photos.push({
         id: photo.entry.id,
@@ -82,8 +63,7 @@ export async function realSetFigures(): Promise<RealSetFigures> {
   } finally {
     clearInterval(watch);
   }
-  shifts.sort((a, b) => a - b);
-  const colour = { median: shifts[Math.floor(shifts.length / 2)] ?? 0, p95: shifts[Math.floor(shifts.length * 0.95)] ?? 0 };
+  const colour = medianAndP95(shifts);
   return { photos, colour, composites: compositeScores, modelLoadMs: loadMs, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6) };
 }
 

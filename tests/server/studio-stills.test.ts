@@ -10,6 +10,7 @@ import { deltaE2000, rgbToCieLab, type Rgb } from '../../contract/colour';
 import { PRODUCT_PRESETS, type ProductPreset } from '../../contract/enums';
 import { phoneShoePhoto, type PhoneShoeOptions, type PhoneView } from '../fixtures/phone-shoes';
 import { shoePhoto } from '../fixtures/shoes';
+import { medianAndP95, productColourShifts } from '../support/colour-shifts';
 import { cutOut, type Cutout } from '../../server/studio/segment';
 import {
   CARD_SIZE,
@@ -229,6 +230,16 @@ describe('PRODUCT, in each look', () => {
       expect(pixels).toBeGreaterThan(10_000);
       const difference = deltaE2000(rgbToCieLab(photo), rgbToCieLab(shot));
       expect(difference, `photo ${photo.map(Math.round)} shot ${shot.map(Math.round)}`).toBeLessThanOrEqual(3);
+    },
+  );
+
+  it.each(PRODUCT_PRESETS.flatMap((preset) => (['phone', 'warm'] as const).map((which) => ({ preset, which }))))(
+    '$preset keeps the $which photo’s shoe pixel by pixel on the decoded shot: CIEDE2000 median ≤ 3, 95th percentile ≤ 8 from the white-balanced photo',
+    async ({ preset, which }) => {
+      const shifts = await productColourShifts(shots[which].cutout, preset);
+      expect(shifts.length).toBeGreaterThan(5_000);
+      const { median, p95 } = medianAndP95(shifts);
+      expect({ median: median <= 3, p95: p95 <= 8 }, `median ${median.toFixed(2)}, p95 ${p95.toFixed(2)}`).toEqual({ median: true, p95: true });
     },
   );
 
