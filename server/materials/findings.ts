@@ -37,8 +37,14 @@ export const THRESHOLDS = {
    * a drawn shot blurred by 6 px measures 3.8–6.5.
    */
   maxOutlineWidth: 3.6,
-  /** Mean brightness (0–255) of the shoe itself: well-lit black leather averages 25–40. */
+  /** Mean brightness (0–255) of the shoe itself: well-lit black leather averages 25–40… */
   minSubjectBrightness: 22,
+  /**
+   * …and of the whole frame: a dark shoe is underexposed only in a dark frame. Black boots on a
+   * dim laminate floor (the shoe 21.8, the frame 70) show their stitching; a shot a fifth as bright
+   * as it should be measures under 40.
+   */
+  minFrameBrightness: 55,
   /** Share of the shoe's pixels that are blown out. */
   maxSubjectClipped: 0.25,
   minSubjectShare: 0.03,
@@ -290,7 +296,10 @@ export async function analysePhoto(bytes: Buffer): Promise<RawFinding[]> {
   const width = outlineWidth(workingLuma, mask, working.w, working.h);
   const sharp_ = sharpness >= THRESHOLDS.minSharpness || (width !== null && width <= THRESHOLDS.maxOutlineWidth);
   findings.push({ check: 'sharpness', ok: sharp_, value: round(sharpness, 1), verdict: sharp_ ? 'SHARPNESS_OK' : 'SHARPNESS_BLURRY' });
-  const dark = subjectCount > 0 && subjectMean < THRESHOLDS.minSubjectBrightness;
+  let frameLuma = 0;
+  for (let i = 0; i < luma.length; i += 1) frameLuma += luma[i]!;
+  const frameMean = frameLuma / Math.max(1, luma.length);
+  const dark = subjectCount > 0 && subjectMean < THRESHOLDS.minSubjectBrightness && frameMean < THRESHOLDS.minFrameBrightness;
   const bright = clippedShare > THRESHOLDS.maxSubjectClipped;
   findings.push({
     check: 'exposure',

@@ -27,6 +27,15 @@ describe('the photo check at every grain level and light', () => {
     },
   );
 
+  it('takes a black shoe in a lit frame as well exposed, and the same shoe in a frame a fifth as bright as dark', async () => {
+    const exposure = async (options: { exposure?: number }) => (await analysePhoto(await cameraShot({ colour: [3, 3, 4], ...options }))).find((f) => f.check === 'exposure')!;
+    const lit = await exposure({});
+    // The shoe itself is as dark as the dark shot's would be: only the frame tells them apart.
+    expect(lit.value).toBeLessThan(22);
+    expect(lit).toMatchObject({ ok: true, verdict: 'EXPOSURE_OK' });
+    expect(await exposure({ exposure: 0.2 })).toMatchObject({ ok: false, verdict: 'EXPOSURE_DARK' });
+  });
+
   it.each(GRAINS)('gives a busy background as advice, never as the reason a shot is refused: grain %i', async (grain) => {
     const findings = await analysePhoto(await cameraShot({ background: 'busy', grain }));
     expect(findings.find((f) => f.check === 'background')).toMatchObject({ ok: false, verdict: 'BACKGROUND_BUSY' });
