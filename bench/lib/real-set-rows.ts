@@ -2,9 +2,10 @@
 // classical segmenter's on the same photos (measured once at 61be63a, the last commit that had it,
 // kept in bench/real-photos/classical.json), the photo check's refusals of well-framed views, the
 // cut-out's time per view, the model's load time and the peak RSS.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { realSetFigures } from './real-set';
+import type { RealSetFigures } from './real-set';
 import { photosDir, setPresent, SET_DIR } from './real-photos';
 
 interface Row {
@@ -20,6 +21,23 @@ interface Scored {
   boundaryF: number;
   extra: number;
   lost: number;
+}
+
+/**
+ * The figures measured in a process of their own, with the allocator set as `npm run worker` sets
+ * it, so the peak RSS is a worker's and not the bench's (whose heap holds the builds made before).
+ */
+function realSetFigures(): Promise<RealSetFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'real-set.ts')], {
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as RealSetFigures) : reject(new Error(`the real-set bench exited with ${code}`))));
+  });
 }
 
 const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
