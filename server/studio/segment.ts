@@ -80,7 +80,6 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
   let atFrame = 0;
   let unsure = 0;
   const backdropPixels: number[][] = [[], [], []];
-  const shoePixels: number[] = [];
   for (let i = 0; i < n; i += 1) {
     reach = Math.max(reach, salient[i]!);
     if (salient[i]! >= BACKDROP && salient[i]! < 0.5) unsure += 1;
@@ -89,13 +88,11 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
       if (salient[i]! >= SURE) sure += 1;
       const x = i % w;
       if (x === 0 || x === w - 1 || i < w || i >= n - w) atFrame += 1;
-      if (edge[i]! > 2 && Math.max(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!) < CLIPPED) shoePixels.push(i);
     } else if (salient[i]! < BACKDROP && edge[i]! > 3 && i % 7 === 0) {
       for (let c = 0; c < 3; c += 1) backdropPixels[c]!.push(rgb[i * 3 + c]!);
     }
   }
   const backdrop = backdropPixels.map((values) => (values.length ? median(values) : 200)) as [number, number, number];
-  const tint = neutralTint(rgb, shoePixels);
   // Only the kept shoes' soft edge is refined: clutter beside them is not half-kept.
   const soft = new Float32Array(n);
   for (let i = 0; i < n; i += 1) soft[i] = mask[i] || edge[i]! <= 3 ? salient[i]! : 0;
@@ -105,7 +102,6 @@ export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32
     soft,
     ...edgeColours(rgb, mask, edge, backdrop, w, h),
     backdrop,
-    tint,
     solid: area ? sure / area : 0,
     unsure: unsure / n,
     reach,
@@ -125,9 +121,14 @@ export function tintOf([r, g, b]: Rgb): [number, number] {
 
 /**
  * The tint of the shoe's least coloured bright parts (a white sole, grey laces, the gloss on
- * leather): what the light does to a neutral surface. Null when the shoe has too few pixels to say.
+ * leather): what the light does to a neutral surface. Read off the working copy inside the mask,
+ * away from its edge and short of clipping; null when the shoe has too few pixels to say.
  */
-function neutralTint(rgb: Uint8Array, pixels: number[]): [number, number] | null {
+function neutralTint(rgb: Uint8Array, mask: Uint8Array, edge: Uint8Array): [number, number] | null {
+  const pixels: number[] = [];
+  for (let i = 0; i < mask.length; i += 1) {
+    if (mask[i] && edge[i]! > 2 && Math.max(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!) < CLIPPED) pixels.push(i);
+  }
   if (pixels.length < 200) return null;
   const step = Math.max(1, Math.floor(pixels.length / SAMPLES));
   const sampled: number[] = [];
@@ -193,6 +194,6 @@ export async function cutOut(bytes: Buffer): Promise<Cutout> {
   // cut-out's own mask and pixels are made to keep.
   return lending(() => {
     const found = segmentation(small, w, h, net);
-    return keptCutout(photo, width, height, refine(photo, width, height, found, w, h), whiteBalance(found.backdrop, found.tint));
+    return keptCutout(photo, width, height, refine(photo, width, height, found, w, h), whiteBalance(found.backdrop, neutralTint(small, found.mask, found.edge)));
   });
 }

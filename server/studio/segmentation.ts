@@ -29,8 +29,6 @@ export interface Segmentation {
   backColour: Float32Array[];
   /** The backdrop's colour: the median of what is neither shoe nor anything else standing out. */
   backdrop: [number, number, number];
-  /** The tint (segment.ts `tintOf`) of the shoe's least coloured bright parts, null when it has too few pixels to say. */
-  tint: [number, number] | null;
   /** Share of the shoes' pixels the network is sure of: low when it cannot tell the shoe from its backdrop. */
   solid: number;
   /** Share of the frame the network was unsure of (salience ¼–½): large beside the shoe when it only half-saw it. */
