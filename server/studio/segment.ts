@@ -1,7 +1,10 @@
 // Cuts the shoes out of a seller's photo: on a carpet, a bed, floor tiles, in a hand, beside the
-// box. A salient-object network (saliency.ts) says what stands out, on a 1024 × 1024 copy of the
-// whole frame; which of that is a shoe is decided on a working copy 640 px across (keep-shoes.ts);
-// the cut-out is then refined at full size along its outline only (refine.ts).
+// box. An object detector (detector.ts) finds where the shoes are; a salient-object network
+// (saliency.ts) says what stands out in that part of the frame with some room round it (the whole
+// frame when the detector is not sure of a shoe), on a 1024 × 1024 copy; which of that is a shoe is
+// decided on a working copy 640 px across (keep-shoes.ts); the cut-out is then refined at full size
+// along its outline only (refine.ts). Looking only where the shoes are leaves out the box beside
+// them and the hand round them, and sees the shoes at a finer scale.
 //
 // The colour correction is a white balance on the backdrop: it makes the backdrop neutral and keeps
 // its brightness, so a grey shoe on a grey carpet stays grey (lifting the backdrop to white lifted
@@ -15,10 +18,11 @@ import { loadSharp } from '../lib/sharp';
 import type { Rgb } from '../../contract/colour';
 import { MAX_IMAGE_PIXELS } from '../../contract/materials';
 import { lending } from './arrays';
+import { detect, shoeRegion } from './detector';
 import { keepShoes } from './keep-shoes';
 import { chessboard, median, sampleAt } from './masks';
 import { edgeColours, keptCutout, refine } from './refine';
-import { NET_SIDE, salience } from './saliency';
+import { NET_SIDE, salience, type Salience } from './saliency';
 import type { Cutout, Segmentation } from './segmentation';
 
 export { NoShoeFound, type Cutout, type Segmentation } from './segmentation';
@@ -56,20 +60,21 @@ export async function workingCopy(raw: Buffer, width: number, height: number, si
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), w, h };
 }
 
-/** The network's answer on its square grid, read at each working pixel. */
-function atWorkingSize(net: Float32Array, w: number, h: number): Float32Array {
+/** The network's answer on its square grid, read at each working pixel: nothing stands out off its span. */
+function atWorkingSize({ map, span: [left, top, right, bottom] }: Salience, w: number, h: number): Float32Array {
   const out = new Float32Array(w * h);
-  const kx = NET_SIDE / w;
-  const ky = NET_SIDE / h;
   for (let y = 0; y < h; y += 1) {
-    const sy = (y + 0.5) * ky - 0.5;
-    for (let x = 0; x < w; x += 1) out[y * w + x] = sampleAt(net, NET_SIDE, NET_SIDE, (x + 0.5) * kx - 0.5, sy);
+    const v = ((y + 0.5) / h - top) / (bottom - top);
+    for (let x = 0; x < w; x += 1) {
+      const u = ((x + 0.5) / w - left) / (right - left);
+      out[y * w + x] = u < 0 || u > 1 || v < 0 || v > 1 ? 0 : sampleAt(map, NET_SIDE, NET_SIDE, u * NET_SIDE - 0.5, v * NET_SIDE - 0.5);
+    }
   }
   return out;
 }
 
-/** The shoes on the working copy (`rgb`, w × h), from the network's answer for the whole frame. */
-export function segmentation(rgb: Uint8Array, w: number, h: number, net: Float32Array): Segmentation {
+/** The shoes on the working copy (`rgb`, w × h), from the network's answer. */
+export function segmentation(rgb: Uint8Array, w: number, h: number, net: Salience): Segmentation {
   const n = w * h;
   const salient = atWorkingSize(net, w, h);
   const { mask, droppedArea } = keepShoes(salient, rgb, w, h);
@@ -177,7 +182,8 @@ export async function findShoes(bytes: Buffer) {
   const oriented = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = oriented.info;
   const photo = oriented.data;
-  const [working, net] = await Promise.all([workingCopy(photo, width, height), salience(photo, width, height)]);
+  const region = shoeRegion(await detect(photo, width, height), width, height);
+  const [working, net] = await Promise.all([workingCopy(photo, width, height), salience(photo, width, height, region)]);
   return { photo, width, height, working, net };
 }
 

@@ -1,5 +1,16 @@
 // What the segmentation finds on the working copy, and the cut-out made from it at full size.
 
+/** A part of the photo, in its pixels. */
+export interface Region {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** A part of the frame as shares of its width and height: left, top, right, bottom. */
+export type Span = [number, number, number, number];
+
 export interface Cutout {
   /** The shoe on transparency, cropped to it: straight RGBA, row by row, its edge soft and free of the old background. */
   rgba: Uint8Array;
