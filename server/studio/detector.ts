@@ -83,7 +83,8 @@ function anchors(): Anchor[] {
   return out;
 }
 
-async function detectorFiles() {
+/** The detector's TFLite model and its labels, as the package ships them, the model checked. */
+export async function detectorFiles() {
   const dir = path.dirname(createRequire(import.meta.url).resolve(`${PACKAGE}/package.json`));
   const bundle = await readFile(path.join(dir, BUNDLE));
   const model = bundle.subarray(...MODEL_AT);
