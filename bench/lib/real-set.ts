@@ -4,6 +4,7 @@
 // asks of a phone photo, so every one would be refused for that alone).
 import { PRODUCT_PRESETS } from '../../contract/enums';
 import { analysePhoto, refusal } from '../../server/materials/findings';
+import { loadDetector } from '../../server/studio/detector';
 import { loadModel } from '../../server/studio/saliency';
 import { cutOut } from '../../server/studio/segment';
 import { medianAndP95, productColourShifts } from '../../tests/support/colour-shifts';
@@ -24,6 +25,8 @@ export interface RealSetFigures {
   /** CIEDE2000 between the shoe's pixels in the photo white-balanced on its backdrop and in the decoded product shot of each look: median and 95th percentile over every photo's opaque pixels. */
   colour: { median: number; p95: number };
   modelLoadMs: number;
+  /** The footwear detector's: read from its package, converted from TFLite and loaded. */
+  detectorLoadMs: number;
   /** The cut-out on the composites: each one's scores against its exact truth. */
   composites: (MaskScore & { name: string })[];
   /** The process's largest resident set while the set was cut out, MB. */
@@ -35,6 +38,7 @@ const COMPOSITES = 120;
 
 export async function realSetFigures(): Promise<RealSetFigures> {
   const { loadMs } = await loadModel();
+  const { loadMs: detectorLoadMs } = await loadDetector();
   let peak = process.memoryUsage().rss;
   const watch = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const photos: RealPhotoScore[] = [];
@@ -64,7 +68,7 @@ export async function realSetFigures(): Promise<RealSetFigures> {
     clearInterval(watch);
   }
   const colour = medianAndP95(shifts);
-  return { photos, colour, composites: compositeScores, modelLoadMs: loadMs, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6) };
+  return { photos, colour, composites: compositeScores, modelLoadMs: loadMs, detectorLoadMs, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6) };
 }
 
 if (process.argv[1]?.endsWith('real-set.ts')) process.stdout.write(JSON.stringify(await realSetFigures()));

@@ -93,16 +93,25 @@ export async function detectorFiles() {
   return { model: new Uint8Array(model.buffer, model.byteOffset, model.length), labels };
 }
 
-let loaded: Promise<{ session: InferenceSession; Tensor: typeof Tensor; labels: string[]; anchors: Anchor[]; input: string; outputs: string[] }> | undefined;
+let loaded: Promise<{ session: InferenceSession; Tensor: typeof Tensor; labels: string[]; anchors: Anchor[]; input: string; outputs: string[]; loadMs: number }> | undefined;
 
 /** The detector, converted and loaded on first use. */
 export function loadDetector() {
   loaded ??= (async () => {
+    const started = performance.now();
     const { model, labels } = await detectorFiles();
     const graph = tfliteToOnnx(readTflite(model));
     const ort = await import('onnxruntime-node');
-    const session = await ort.InferenceSession.create(onnxModel(graph, 'oidv4-ssd'), { graphOptimizationLevel: 'all', enableCpuMemArena: false, intraOpNumThreads: 2 });
-    return { session, Tensor: ort.Tensor, labels, anchors: anchors(), input: graph.inputs[0]!.name, outputs: graph.outputs.map((o) => o.name) };
+    // One thread that sleeps when done: a run takes milliseconds, and threads left spinning after it
+    // would take the cores from the segmentation that follows.
+    const session = await ort.InferenceSession.create(onnxModel(graph, 'oidv4-ssd'), {
+      graphOptimizationLevel: 'all',
+      enableCpuMemArena: false,
+      intraOpNumThreads: 1,
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
+    });
+    const outputs = graph.outputs.map((o) => o.name);
+    return { session, Tensor: ort.Tensor, labels, anchors: anchors(), input: graph.inputs[0]!.name, outputs, loadMs: performance.now() - started };
   })();
   loaded.catch(() => {
     loaded = undefined;
