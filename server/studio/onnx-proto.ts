@@ -1,5 +1,5 @@
 // Writes an ONNX model (onnx.proto's ModelProto, protocol buffers' wire format) from a plain graph,
-// so onnxruntime can run a network that ships in another format (tflite.ts, convert.ts). Only the
+// so onnxruntime can run a network that ships in another format (tflite.ts, tflite-to-onnx.ts). Only the
 // messages and fields such a graph needs are written.
 
 export interface OnnxAttribute {
