@@ -1,6 +1,6 @@
 // Writes an ONNX model (onnx.proto's ModelProto, protocol buffers' wire format) from a plain graph,
-// so onnxruntime can run a network that ships in another format (tflite.ts, tflite-to-onnx.ts). Only the
-// messages and fields such a graph needs are written.
+// so onnxruntime can run a network that ships in another format (tflite.ts, tflite-to-onnx.ts).
+// Only the messages and fields such a graph needs are written.
 
 export interface OnnxAttribute {
   name: string;

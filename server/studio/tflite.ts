@@ -1,6 +1,7 @@
 // Reads a TensorFlow Lite model (a FlatBuffer laid out by TFLite's schema.fbs) into a plain graph:
 // its tensors, with the constant ones' values as float32, and its operators in order. Only what a
-// convolutional detector uses is read: the operators tflite-to-onnx.ts converts, float32 and float16 tensors.
+// convolutional detector uses is read: the operators tflite-to-onnx.ts converts, float32 and
+// float16 tensors.
 import { ByteBuffer } from 'flatbuffers';
 
 /** TFLite's BuiltinOperator codes this reader passes on by name. */
