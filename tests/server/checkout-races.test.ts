@@ -402,6 +402,30 @@ describe('YooKassa: one mandate, one charge', () => {
     await h.balanced('lena');
   });
 
+  it('a renewal still being charged is left to the node charging it: another node’s run at the same moment neither declines nor re-sends it', async () => {
+    const { mandateId } = await authorised('nika');
+    const answer = await subscribe('nika', mandateId, 'nika-sub');
+    expect(answer.statusCode, answer.body).toBe(200);
+    const [sub] = await h.rowsOf('nika');
+    const end = sub!.currentPeriodEnd!;
+    // Whatever else falls due before (other sellers' renewals) is renewed first, so the hold below meets this renewal.
+    await t.app.billing.subscriptions.run(new Date(end.getTime() - 1));
+    const before = charges();
+    const at = new Date(end.getTime() + 1000);
+    // YooKassa answers this renewal slowly; meanwhile another node runs the same jobs at the same moment.
+    const slow = proxy.hold('POST', '/v3/payments');
+    const first = t.app.billing.subscriptions.run(at);
+    await slow.arrived;
+    await t.app.billing.subscriptions.run(at);
+    slow.release();
+    await first;
+    expect(charges()).toBe(before + 1);
+    expect((await chargesOf(sub!.id)).map((charge) => charge.status)).toEqual(['completed', 'completed']);
+    expect((await h.rowsOf('nika'))[0]).toMatchObject({ status: 'active', currentPeriodStart: end });
+    expect(await h.credits('nika')).toEqual([200, 200]);
+    await h.balanced('nika');
+  });
+
   it('a new checkout while the first charge’s answer is lost asks YooKassa under that charge’s key, never taking the money twice', async () => {
     const { mandateId, sub } = await lostCharge('mila');
     const before = charges();

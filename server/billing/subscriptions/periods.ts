@@ -138,6 +138,9 @@ export function createPeriods(ctx: Context) {
       amountMinor: ctx.priceMinor(entry, period.interval, client),
       currency,
       requestKey: period.requestKey ?? null,
+      // Made at the jobs' moment, not the database's: a run at that same moment on another node
+      // then sees a charge still being made, never one whose answer was lost long ago.
+      createdAt: at,
     };
     const [inserted] = await db.insert(subscriptionCharges).values(values).onConflictDoNothing().returning();
     const charge =
