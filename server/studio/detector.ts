@@ -2,14 +2,15 @@
 // person's hand and arm, a table) — the SSD MobileNetV2 trained on Open Images V4 that MediaPipe's
 // Objectron uses to find shoes, as @mediapipe/objectron ships it (Apache-2.0; server/studio/MODEL.md).
 // The package is made for the browser; its model is read here from the package's asset bundle,
-// checked against its SHA-256, converted to ONNX (tflite.ts, tflite-to-onnx.ts) and run by
-// onnxruntime-node, once per process. A run takes a 300 × 300 copy of the frame: a few tens of ms.
+// checked against its SHA-256, converted to ONNX (tflite.ts, tflite-to-onnx.ts) once per process,
+// and run by onnxruntime-node on the networks' thread (networks.ts). A run takes a 300 × 300 copy
+// of the frame: a few tens of ms.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { loadSharp } from '../lib/sharp';
+import { openNetwork, runNetwork, type Network } from './networks';
 import { onnxModel } from './onnx-proto';
 import type { Region } from './segmentation';
 import { readTflite } from './tflite';
@@ -98,7 +99,7 @@ export async function detectorFiles() {
   return { model: new Uint8Array(model.buffer, model.byteOffset, model.length), labels };
 }
 
-let loaded: Promise<{ session: InferenceSession; Tensor: typeof Tensor; labels: string[]; anchors: Anchor[]; input: string; outputs: string[]; loadMs: number }> | undefined;
+let loaded: Promise<{ network: Network; labels: string[]; anchors: Anchor[]; input: string; outputs: string[]; loadMs: number }> | undefined;
 
 /** The detector, converted and loaded on first use. */
 export function loadDetector() {
@@ -106,17 +107,18 @@ export function loadDetector() {
     const started = performance.now();
     const { model, labels } = await detectorFiles();
     const graph = tfliteToOnnx(readTflite(model));
-    const ort = await import('onnxruntime-node');
-    // One thread that sleeps when done: a run takes milliseconds, and threads left spinning after it
-    // would take the cores from the segmentation that follows.
-    const session = await ort.InferenceSession.create(onnxModel(graph, 'oidv4-ssd'), {
-      graphOptimizationLevel: 'all',
-      enableCpuMemArena: false,
-      intraOpNumThreads: 1,
-      extra: { session: { intra_op: { allow_spinning: '0' } } },
-    });
+    const network: Network = {
+      name: 'detector',
+      // One thread that sleeps when done: a run takes milliseconds, and threads left spinning after
+      // it would take the cores from the segmentation that follows.
+      make: async () => ({
+        model: onnxModel(graph, 'oidv4-ssd'),
+        options: { graphOptimizationLevel: 'all', enableCpuMemArena: false, intraOpNumThreads: 1, extra: { session: { intra_op: { allow_spinning: '0' } } } },
+      }),
+    };
+    await openNetwork(network);
     const outputs = graph.outputs.map((o) => o.name);
-    return { session, Tensor: ort.Tensor, labels, anchors: anchors(), input: graph.inputs[0]!.name, outputs, loadMs: performance.now() - started };
+    return { network, labels, anchors: anchors(), input: graph.inputs[0]!.name, outputs, loadMs: performance.now() - started };
   })();
   loaded.catch(() => {
     loaded = undefined;
@@ -132,14 +134,14 @@ const overlap = (a: Detection['box'], b: Detection['box']) => {
 
 /** What the detector finds in the photo (RGB, rows of `width`), best first. */
 export async function detect(photo: Buffer | Uint8Array, width: number, height: number): Promise<Detection[]> {
-  const [{ session, Tensor: TensorOf, labels, anchors: all, input, outputs }, sharp] = await Promise.all([loadDetector(), loadSharp()]);
+  const [{ network, labels, anchors: all, input, outputs }, sharp] = await Promise.all([loadDetector(), loadSharp()]);
   const square = await sharp(photo, { raw: { width, height, channels: 3 } }).resize(SIDE, SIDE, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
   const plane = SIDE * SIDE;
   const pixels = new Float32Array(3 * plane);
   for (let i = 0; i < plane; i += 1) for (let c = 0; c < 3; c += 1) pixels[c * plane + i] = square[i * 3 + c]! / 127.5 - 1;
-  const result = await session.run({ [input]: new TensorOf('float32', pixels, [1, 3, SIDE, SIDE]) });
-  const boxes = result[outputs[0]!]!.data as Float32Array;
-  const scores = result[outputs[1]!]!.data as Float32Array;
+  const result = await runNetwork(network, { [input]: { data: pixels, dims: [1, 3, SIDE, SIDE] } }, outputs);
+  const boxes = result[outputs[0]!]!.data;
+  const scores = result[outputs[1]!]!.data;
   const classes = result[outputs[1]!]!.dims[2]!;
   const found: Detection[] = [];
   all.forEach((anchor, k) => {

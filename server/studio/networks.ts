@@ -1,0 +1,113 @@
+// The studio's networks (the segmentation, saliency.ts; the shoe detector, detector.ts) run on a
+// thread of their own. onnxruntime-node's run() computes on the thread that calls it for the whole
+// inference — about 2.5 s for one photo's segmentation — so on the server's main thread every
+// request waited while a task was made: a seller's sign-in took more than ten seconds.
+//
+// The models are made here (read, checked, converted) and handed to the thread, which keeps a
+// session for each and answers runs in order. A thread that dies is started again, and each model
+// made again, on the next run. The thread holds the process open only while a run is waited for.
+import { Worker } from 'node:worker_threads';
+import type { InferenceSession } from 'onnxruntime-node';
+
+export interface Feed {
+  data: Float32Array;
+  dims: readonly number[];
+}
+
+/** A network: its name on the thread, and how its model and session options are made. */
+export interface Network {
+  name: string;
+  make(): Promise<{ model: Uint8Array; options: InferenceSession.SessionOptions }>;
+}
+
+/** An error the thread answered with, under its own name (a model onnxruntime cannot read, say). */
+export class NetworkFailed extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+interface Reply {
+  id: number;
+  outputs?: Record<string, Feed>;
+  error?: { name: string; message: string };
+}
+
+interface Thread {
+  worker: Worker;
+  opened: Map<string, Promise<void>>;
+  waiting: Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>;
+}
+
+const WORKER_FILE = 'networks-worker.mjs';
+let thread: Thread | null = null;
+let nextId = 0;
+
+function start(): Thread {
+  // Beside this module: in server/studio from the sources, in dist-server once compiled.
+  const worker = new Worker(new URL(`./${WORKER_FILE}`, import.meta.url));
+  worker.unref();
+  const started: Thread = { worker, opened: new Map(), waiting: new Map() };
+  const lost = (error: Error) => {
+    if (thread === started) thread = null;
+    for (const { reject } of started.waiting.values()) reject(error);
+    started.waiting.clear();
+  };
+  worker.on('message', (reply: Reply) => {
+    const waiter = started.waiting.get(reply.id);
+    started.waiting.delete(reply.id);
+    if (started.waiting.size === 0) worker.unref();
+    waiter?.resolve(reply);
+  });
+  worker.on('error', lost);
+  worker.on('exit', (code) => lost(new Error(`the networks' thread stopped (exit code ${code})`)));
+  return started;
+}
+
+function ask(on: Thread, message: object, transfer: ArrayBuffer[] = []): Promise<Record<string, Feed>> {
+  const id = (nextId += 1);
+  return new Promise<Reply>((resolve, reject) => {
+    on.waiting.set(id, { resolve, reject });
+    on.worker.ref();
+    on.worker.postMessage({ ...message, id }, transfer);
+  }).then((reply) => {
+    if (reply.error) throw new NetworkFailed(reply.error.name, reply.error.message);
+    return reply.outputs ?? {};
+  });
+}
+
+/** The thread, with `network`'s session made on it (once per thread). */
+async function ready(network: Network): Promise<Thread> {
+  const on = (thread ??= start());
+  let opened = on.opened.get(network.name);
+  if (!opened) {
+    opened = network.make().then(async ({ model, options }) => {
+      const bytes = model.byteOffset === 0 && model.byteLength === model.buffer.byteLength ? model : model.slice();
+      await ask(on, { kind: 'open', name: network.name, model: bytes, options }, [bytes.buffer as ArrayBuffer]);
+    });
+    on.opened.set(network.name, opened);
+    opened.catch(() => on.opened.delete(network.name));
+  }
+  await opened;
+  return on;
+}
+
+/** Makes `network`'s session on the thread, if it is not made yet. */
+export async function openNetwork(network: Network): Promise<void> {
+  await ready(network);
+}
+
+/** Runs `network` on `feeds`; answers the outputs named in `fetches`. The feeds' buffers are handed over. */
+export async function runNetwork(network: Network, feeds: Record<string, Feed>, fetches: string[]): Promise<Record<string, Feed>> {
+  const on = await ready(network);
+  const transfer = Object.values(feeds).map((feed) => feed.data.buffer as ArrayBuffer);
+  return ask(on, { kind: 'run', name: network.name, feeds, fetches }, transfer);
+}
+
+/** Stops the thread (the server closing); the next run starts it again. */
+export async function stopNetworks(): Promise<void> {
+  const stopping = thread;
+  thread = null;
+  await stopping?.worker.terminate();
+}

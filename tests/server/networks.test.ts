@@ -1,0 +1,61 @@
+// The studio's networks run on a thread of their own (networks.ts): while the segmentation
+// computes, the thread that asked — the server's, in the embedded default — goes on answering;
+// a model onnxruntime cannot read is refused without taking the thread down; and a thread that
+// stopped is started again, with its sessions, on the next run.
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { detect } from '../../server/studio/detector';
+import { NetworkFailed, openNetwork, stopNetworks } from '../../server/studio/networks';
+import { loadModel, salience } from '../../server/studio/saliency';
+import { phoneShoePhoto } from '../fixtures/phone-shoes';
+
+const upright = async (jpeg: Buffer) => {
+  const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+};
+
+/** What the detector finds on a drawn shoe photo. */
+const detected = async (seed: number) => {
+  const photo = await upright((await phoneShoePhoto({ seed })).jpeg);
+  return detect(photo.data, photo.width, photo.height);
+};
+
+describe('the networks’ thread', () => {
+  it('leaves the asking thread free while the segmentation computes: its longest stall is a small part of the run', async () => {
+    await loadModel();
+    const photo = await upright((await phoneShoePhoto({ seed: 907 })).jpeg);
+    // The longest time between two turns of a 5 ms timer, while the segmentation runs.
+    let last = performance.now();
+    let stall = 0;
+    const ticking = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    const answer = await salience(photo.data, photo.width, photo.height);
+    const took = performance.now() - started;
+    clearInterval(ticking);
+    // A run that held the thread until it answered leaves its stall after the last turn.
+    stall = Math.max(stall, performance.now() - last);
+    expect(answer.map).toHaveLength(1024 * 1024);
+    expect(answer.map.reduce((most, value) => Math.max(most, value), 0)).toBeGreaterThan(0.9);
+    // On the asking thread the run itself would be one stall as long as the whole call.
+    expect(stall).toBeLessThan(took / 3);
+  });
+
+  it('refuses a model onnxruntime cannot read, by onnxruntime’s own words, and keeps running the others', async () => {
+    const before = await detected(911);
+    const broken = { name: 'broken', make: async () => ({ model: new Uint8Array([8, 1, 2, 3]), options: {} }) };
+    await expect(openNetwork(broken)).rejects.toBeInstanceOf(NetworkFailed);
+    await expect(openNetwork(broken)).rejects.toThrow(/protobuf|parse|model/i);
+    expect(await detected(911)).toEqual(before);
+  });
+
+  it('starts again after the thread stopped, and answers as before', async () => {
+    const before = await detected(913);
+    expect(before.length).toBeGreaterThan(0);
+    await stopNetworks();
+    expect(await detected(913)).toEqual(before);
+  });
+});
