@@ -40,13 +40,16 @@ interface Thread {
   waiting: Map<number, { resolve(reply: Reply): void; reject(error: Error): void }>;
 }
 
-const WORKER_FILE = 'networks-worker.mjs';
+/**
+ * Beside this module: in server/studio from the sources, in dist-server once compiled. Named, not
+ * written into `new URL()`, which Vite would otherwise try to bundle as an asset.
+ */
+const WORKER_FILE = './networks-worker.mjs';
 let thread: Thread | null = null;
 let nextId = 0;
 
 function start(): Thread {
-  // Beside this module: in server/studio from the sources, in dist-server once compiled.
-  const worker = new Worker(new URL(`./${WORKER_FILE}`, import.meta.url));
+  const worker = new Worker(new URL(WORKER_FILE, import.meta.url));
   worker.unref();
   const started: Thread = { worker, opened: new Map(), waiting: new Map() };
   const lost = (error: Error) => {
