@@ -21,7 +21,7 @@ export interface StudioFigures {
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** This file built into `outDir` with the studio's fonts beside it, as vite.server.config.ts builds the worker; returns the built file. */
+/** This file built into `outDir` with the studio's fonts and networks' thread beside it, as vite.server.config.ts builds the worker; returns the built file. */
 async function buildSelf(outDir: string): Promise<string> {
   await build({
     root: ROOT,
@@ -38,6 +38,7 @@ async function buildSelf(outDir: string): Promise<string> {
     },
   });
   fs.cpSync(path.join(ROOT, 'server/studio/fonts'), path.join(outDir, 'fonts'), { recursive: true });
+  fs.cpSync(path.join(ROOT, 'server/studio/networks-worker.mjs'), path.join(outDir, 'networks-worker.mjs'));
   return path.join(outDir, 'studio-process.js');
 }
 
