@@ -55,8 +55,8 @@ async function maskedShoe(photo: LoadedPhoto) {
   return { rgba, width: cw, height: ch };
 }
 
-/** `count` composites, each a catalogue shoe on a floor, placed, sized and lit by the seed. */
-export async function composites(count: number, seed = 20261127): Promise<Composite[]> {
+/** `count` composites made one at a time, each a catalogue shoe on a floor, placed, sized and lit by the seed. */
+export async function* composites(count: number, seed = 20261127): AsyncGenerator<Composite> {
   const next = random(seed);
   // Catalogue shots on pure white would be cut exactly by their white; none with a licence to keep
   // was found, so the shoes come from the real photos, cut by their hand-made masks.
@@ -65,7 +65,6 @@ export async function composites(count: number, seed = 20261127): Promise<Compos
     (await loadPhotos('floor')).map((floor) => sharp(floor.bytes).rotate().resize(FRAME.width, FRAME.height, { fit: 'cover' }).removeAlpha().raw().toBuffer()),
   );
   if (!shoes.length || !floors.length) throw new Error('the real-photo set has no masked photos or floors to compose');
-  const made: Composite[] = [];
   for (let k = 0; k < count; k += 1) {
     const s = Math.floor(next() * shoes.length);
     const f = Math.floor(next() * floors.length);
@@ -100,7 +99,6 @@ export async function composites(count: number, seed = 20261127): Promise<Compos
         if (piece[(y * scaledWidth + x) * 4 + 3]! >= 128) truth[fy * FRAME.width + fx] = 1;
       }
     }
-    made.push({ name: `composite ${k + 1} (shoe ${s + 1} on floor ${f + 1})`, jpeg, truth, ...FRAME });
+    yield { name: `composite ${k + 1} (shoe ${s + 1} on floor ${f + 1})`, jpeg, truth, ...FRAME };
   }
-  return made;
 }

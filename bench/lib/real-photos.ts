@@ -64,10 +64,9 @@ export async function readMask(file: string, width: number, height: number): Pro
   return Uint8Array.from(data, (v) => (v >= 128 ? 1 : 0));
 }
 
-/** The entries of `kind`, their bytes checked against the manifest. */
-export async function loadPhotos(kind: RealEntry['kind'] = 'photo'): Promise<LoadedPhoto[]> {
+/** The entries of `kind` one at a time, their bytes checked against the manifest: only one is held. */
+export async function* eachPhoto(kind: RealEntry['kind'] = 'photo'): AsyncGenerator<LoadedPhoto> {
   const dir = photosDir();
-  const loaded: LoadedPhoto[] = [];
   for (const entry of manifest().filter((e) => e.kind === kind)) {
     const file = path.join(dir, entry.file);
     if (!fs.existsSync(file)) throw new Error(`the real-photo set is not at ${dir} (${entry.file} is missing): set REAL_PHOTOS_DIR`);
@@ -76,7 +75,13 @@ export async function loadPhotos(kind: RealEntry['kind'] = 'photo'): Promise<Loa
     if (sum !== entry.sha256) throw new Error(`${entry.file} is not the photo the manifest names (sha256 ${sum})`);
     const meta = await sharp(bytes).rotate().toBuffer({ resolveWithObject: true });
     const { width, height } = meta.info;
-    loaded.push({ entry, bytes, truth: entry.mask ? await readMask(entry.mask, width, height) : null, width, height });
+    yield { entry, bytes, truth: entry.mask ? await readMask(entry.mask, width, height) : null, width, height };
   }
+}
+
+/** The entries of `kind`, all held at once. */
+export async function loadPhotos(kind: RealEntry['kind'] = 'photo'): Promise<LoadedPhoto[]> {
+  const loaded: LoadedPhoto[] = [];
+  for await (const photo of eachPhoto(kind)) loaded.push(photo);
   return loaded;
 }
