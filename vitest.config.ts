@@ -52,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'unit-node',
           environment: 'node',
-          include: ['tests/contract/**/*.test.ts', 'tests/workers/**/*.test.ts', 'tests/build/**/*.test.ts'],
+          include: ['tests/contract/**/*.test.ts', 'tests/workers/**/*.test.ts', 'tests/build/**/*.test.ts', 'tests/fakes/**/*.test.ts'],
         },
       },
       serverProject('server', 'pglite'),
