@@ -1,0 +1,146 @@
+// The publisher's vocabulary: the marketplaces a seller can connect, the keys each asks for, the
+// rules each puts on pictures and video, and what /api/v1/publisher answers.
+import { z } from 'zod';
+
+/** `demo` is the store this server plays itself, offered only where nothing real is expected. */
+export const PLATFORMS = ['wildberries', 'ozon', 'amazon', 'demo'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Amazon's Selling Partner API regions (each its own endpoint). */
+export const AMAZON_REGIONS = ['na', 'eu', 'fe'] as const;
+
+const key = (name: string, max = 4096) => z.string().trim().min(1, `${name} is required`).max(max);
+
+/** The keys a seller pastes, per platform. */
+export const connectRequestSchema = z.discriminatedUnion('platform', [
+  z.object({ platform: z.literal('wildberries'), token: key('token') }),
+  z.object({ platform: z.literal('ozon'), client_id: key('client_id', 32).regex(/^\d+$/, 'client_id is a number'), api_key: key('api_key', 128) }),
+  z.object({
+    platform: z.literal('amazon'),
+    client_id: key('client_id', 256),
+    client_secret: key('client_secret', 256),
+    refresh_token: key('refresh_token'),
+    seller_id: key('seller_id', 64),
+    region: z.enum(AMAZON_REGIONS),
+    marketplace_id: key('marketplace_id', 32),
+  }),
+  z.object({ platform: z.literal('demo') }),
+]);
+export type ConnectRequest = z.infer<typeof connectRequestSchema>;
+
+/** The fields a platform's form shows, in order; `secret` ones are typed as passwords and never shown again. */
+export const PLATFORM_FIELDS: Record<Platform, readonly { name: string; secret: boolean }[]> = {
+  wildberries: [{ name: 'token', secret: true }],
+  ozon: [
+    { name: 'client_id', secret: false },
+    { name: 'api_key', secret: true },
+  ],
+  amazon: [
+    { name: 'seller_id', secret: false },
+    { name: 'region', secret: false },
+    { name: 'marketplace_id', secret: false },
+    { name: 'client_id', secret: false },
+    { name: 'client_secret', secret: true },
+    { name: 'refresh_token', secret: true },
+  ],
+  demo: [],
+};
+
+export interface MediaRules {
+  maxImages: number;
+  minWidth: number;
+  minHeight: number;
+  maxImageBytes: number;
+  formats: readonly ('jpeg' | 'png' | 'webp')[];
+  /** A video on the card: its largest size, or null when the platform takes none through its API. */
+  maxVideoBytes: number | null;
+  /** Whether sending pictures replaces all of the card's (so the current ones must be sent along). */
+  replacesAll: boolean;
+  /** Whether the main picture must be on pure white. */
+  whiteMain: boolean;
+  /** Whether the platform fetches pictures from a public URL of this server (rather than taking the bytes). */
+  needsPublicUrl: boolean;
+}
+
+export const MEDIA_RULES: Record<Platform, MediaRules> = {
+  wildberries: {
+    maxImages: 30,
+    minWidth: 700,
+    minHeight: 900,
+    maxImageBytes: 32 * 1024 * 1024,
+    formats: ['jpeg', 'png', 'webp'],
+    maxVideoBytes: 50 * 1024 * 1024,
+    replacesAll: true,
+    whiteMain: false,
+    needsPublicUrl: false,
+  },
+  ozon: {
+    maxImages: 30,
+    minWidth: 200,
+    minHeight: 200,
+    maxImageBytes: 10 * 1024 * 1024,
+    formats: ['jpeg', 'png'],
+    maxVideoBytes: null,
+    replacesAll: true,
+    whiteMain: false,
+    needsPublicUrl: true,
+  },
+  amazon: {
+    maxImages: 9,
+    minWidth: 500,
+    minHeight: 500,
+    maxImageBytes: 10 * 1024 * 1024,
+    formats: ['jpeg', 'png'],
+    maxVideoBytes: null,
+    replacesAll: false,
+    whiteMain: true,
+    needsPublicUrl: true,
+  },
+  demo: {
+    maxImages: 30,
+    minWidth: 700,
+    minHeight: 900,
+    maxImageBytes: 32 * 1024 * 1024,
+    formats: ['jpeg', 'png', 'webp'],
+    maxVideoBytes: 50 * 1024 * 1024,
+    replacesAll: true,
+    whiteMain: false,
+    needsPublicUrl: false,
+  },
+};
+
+export const connectionSchema = z.object({
+  id: z.uuid(),
+  platform: z.enum(PLATFORMS),
+  account_id: z.string(),
+  account_name: z.string(),
+  /** The last four characters of the main key: all an answer ever shows of it. */
+  key_hint: z.string(),
+  expires_at: z.string().nullable(),
+  status: z.enum(['active', 'invalid']),
+  created_at: z.string(),
+});
+export type Connection = z.infer<typeof connectionSchema>;
+
+export const mediaRulesSchema = z.object({
+  max_images: z.number().int(),
+  min_width: z.number().int(),
+  min_height: z.number().int(),
+  max_image_bytes: z.number().int(),
+  formats: z.array(z.enum(['jpeg', 'png', 'webp'])),
+  max_video_bytes: z.number().int().nullable(),
+  replaces_all: z.boolean(),
+  white_main: z.boolean(),
+});
+
+export const platformSchema = z.object({
+  id: z.enum(PLATFORMS),
+  fields: z.array(z.object({ name: z.string(), secret: z.boolean() })),
+  connected: z.boolean(),
+  rules: mediaRulesSchema,
+  /** Whether the platform fetches pictures from this server, and whether this server can be reached for it. */
+  needs_public_url: z.boolean(),
+  public_url_reachable: z.boolean(),
+  demo: z.boolean(),
+});
+export type PlatformInfo = z.infer<typeof platformSchema>;
