@@ -23,6 +23,7 @@ import {
   taskSchema,
 } from './content';
 import { assetDownloadSchema, assetSchema } from './assets';
+import { connectionSchema, platformSchema } from './publisher';
 import {
   checkoutSessionSchema,
   consumptionEntrySchema,
@@ -156,4 +157,11 @@ export const assetResponses = {
   delete: { 200: done, ...errorResponses(...BODY, 401, 404) },
   requestDownload: { 200: okEnvelope(assetDownloadSchema), ...errorResponses(...BODY, 401, 404) },
   download: { 200: fileResponse('The results as one zip', ['application/zip']), ...errorResponses(400, 403, 404) },
+};
+
+export const publisherResponses = {
+  platforms: { 200: okEnvelope(z.array(platformSchema)), ...errorResponses(401) },
+  connect: { 201: okEnvelope(connectionSchema), ...errorResponses(...BODY, 401, 404, 422, 429, 502, 503) },
+  connections: { 200: okEnvelope(z.array(connectionSchema)), ...errorResponses(401) },
+  disconnect: { 200: done, ...errorResponses(...BODY, 401, 404) },
 };

@@ -34,6 +34,7 @@ import { storageRoutes } from './routes/v1/storage';
 import { shoeVerificationRoutes } from './routes/v1/shoe-verification';
 import { contentRoutes } from './routes/v1/content';
 import { eventRoutes } from './routes/v1/events';
+import { publisherRoutes } from './routes/v1/publisher';
 import { localPayRoutes, subscriptionRoutes } from './routes/v1/subscription';
 import { paymentRoutes } from './routes/v1/payments';
 import { sandboxCheckoutRoutes } from './routes/sandbox-checkout';
@@ -112,6 +113,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(paymentRoutes, { prefix: '/api/v1/payment' });
   await app.register(subscriptionRoutes, { prefix: '/api/v1/subscription' });
   await app.register(localPayRoutes, { prefix: '/api/v1/localpay' });
+  await app.register(publisherRoutes, { prefix: '/api/v1/publisher' });
   if (app.billing.sandbox) await app.register(sandboxCheckoutRoutes, { prefix: SANDBOX_CHECKOUT_PATH, sandbox: app.billing.sandbox });
 
   if (web) await app.register(webPlugin, { staticDir: config.staticDir });

@@ -104,6 +104,16 @@ const envSchema = z.object({
   YOOKASSA_TRUSTED_IPS: z.string().min(1).optional(),
   /** Another address for YooKassa's API, e.g. http://127.0.0.1:12112/v3 */
   YOOKASSA_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** Seals the keys of the stores sellers connect; every node must have the same. Unset: DATA_DIR/secrets.key. */
+  SECRETS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Other addresses for the marketplaces' APIs (their local stand-ins). */
+  WILDBERRIES_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://content-api.wildberries.ru'),
+  OZON_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://api-seller.ozon.ru'),
+  AMAZON_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://api.amazon.com/auth/o2/token'),
+  /** One address for every Amazon region (a stand-in); unset, each region's own endpoint. */
+  AMAZON_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  /** The demo store this server plays for trying the publisher; by default only where the payment sandbox runs unannounced. */
+  DEMO_STORE: booleanText.optional(),
 }).superRefine((env, ctx) => {
   const pairs = [
     ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
@@ -221,6 +231,17 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | null;
   /** The local provider; absent (or the sandbox, where it runs) when null. */
   yookassa: { shopId: string; secretKey: string; apiUrl: string | undefined; trustedIps: BlockList | null } | null;
+  publisher: PublisherOptions;
+}
+
+export interface PublisherOptions {
+  secretsKey: string | undefined;
+  wildberriesUrl: string;
+  ozonUrl: string;
+  amazonTokenUrl: string;
+  amazonApiUrl: string | undefined;
+  /** Whether the demo store is offered: never where a seller could take it for a real one. */
+  demoStore: boolean;
 }
 
 export interface AiOptions {
@@ -368,5 +389,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             trustedIps: e.YOOKASSA_TRUSTED_IPS ? addressList(e.YOOKASSA_TRUSTED_IPS).list : null,
           }
         : null,
+    publisher: {
+      secretsKey: e.SECRETS_KEY,
+      wildberriesUrl: e.WILDBERRIES_API_URL.replace(/\/+$/, ''),
+      ozonUrl: e.OZON_API_URL.replace(/\/+$/, ''),
+      amazonTokenUrl: e.AMAZON_TOKEN_URL,
+      amazonApiUrl: e.AMAZON_API_URL?.replace(/\/+$/, ''),
+      demoStore: e.DEMO_STORE ?? local,
+    },
   };
 }

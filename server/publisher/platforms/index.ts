@@ -1,0 +1,25 @@
+// Which adapter checks a platform's keys, each pointed where the configuration says (the real
+// platforms by default, their stand-ins in tests and `npm run marketplace-fakes`).
+import type { ConnectRequest } from '../../../contract/publisher';
+import type { PublisherOptions } from '../../config/env';
+import { checkAmazon } from './amazon';
+import { checkOzon } from './ozon';
+import type { StoreAccount } from './store';
+import { checkWildberries } from './wildberries';
+
+/** The demo store this server plays: one account per seller, never expiring. */
+const DEMO_ACCOUNT: StoreAccount = { accountId: 'demo', accountName: 'SoleStudio demo', expiresAt: null };
+
+/** Asks the platform whether the keys work and whose account they open; throws StoreRefused when not. */
+export function checkKeys(options: PublisherOptions, request: ConnectRequest, now = new Date()): Promise<StoreAccount> {
+  switch (request.platform) {
+    case 'wildberries':
+      return checkWildberries(options.wildberriesUrl, request.token, now);
+    case 'ozon':
+      return checkOzon(options.ozonUrl, { clientId: request.client_id, apiKey: request.api_key }, now);
+    case 'amazon':
+      return checkAmazon(options, request);
+    case 'demo':
+      return Promise.resolve(DEMO_ACCOUNT);
+  }
+}

@@ -1,0 +1,38 @@
+// Ozon's Seller API: a seller's Client-Id and Api-Key on every call. /v1/roles says what the key
+// may do and until when; pictures need the method /v2/product/pictures/import.
+import { answerText, retryAfterSeconds, StoreRefused, storeFetch, type StoreAccount } from './store';
+
+export interface OzonKeys {
+  clientId: string;
+  apiKey: string;
+}
+
+/** The method that puts pictures on a product: a key without it cannot publish. */
+const PICTURES_METHOD = '/v2/product/pictures/import';
+
+/** A call to the Seller API; its errors turned into what the seller reads. */
+export async function ozonCall<T>(base: string, keys: OzonKeys, path: string, body: object): Promise<T> {
+  const answer = await storeFetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Client-Id': keys.clientId, 'Api-Key': keys.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (answer.ok) return (await answer.json()) as T;
+  if (answer.status === 429) throw new StoreRefused('busy', await answerText(answer), { seconds: retryAfterSeconds(answer.headers) });
+  if (answer.status === 401 || answer.status === 403) throw new StoreRefused('wrong', await answerText(answer));
+  throw new StoreRefused('unreachable', await answerText(answer));
+}
+
+interface Roles {
+  roles?: { name?: string; methods?: string[] }[];
+  expires_at?: string;
+}
+
+export async function checkOzon(base: string, keys: OzonKeys, now: Date): Promise<StoreAccount> {
+  const answer = await ozonCall<Roles>(base, keys, '/v1/roles', {});
+  const expiresAt = answer.expires_at ? new Date(answer.expires_at) : null;
+  if (expiresAt && expiresAt <= now) throw new StoreRefused('expired', `the key expired at ${answer.expires_at}`, { date: expiresAt });
+  const methods = (answer.roles ?? []).flatMap((role) => role.methods ?? []);
+  if (!methods.includes(PICTURES_METHOD)) throw new StoreRefused('scope', `the key's roles lack ${PICTURES_METHOD}`, { scope: 'SCOPE_PRODUCTS' });
+  return { accountId: keys.clientId, accountName: `Ozon ${keys.clientId}`, expiresAt };
+}

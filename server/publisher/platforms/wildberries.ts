@@ -1,0 +1,58 @@
+// Wildberries' Content API: the seller's personal token in `Authorization` (no scheme). The token
+// is a JWT: its payload says when it expires, whose it is and which categories of the API it opens
+// (the `s` bitmask, bit 1 Content: WB's "how a token is made"). The cards list then says whether it
+// works: one call, since /ping allows only three in 30 s.
+import crypto from 'node:crypto';
+import { answerText, retryAfterSeconds, StoreRefused, storeFetch, type StoreAccount } from './store';
+
+/** The Content category's bit in the token's `s` claim. */
+const CONTENT = 1 << 1;
+
+interface TokenClaims {
+  exp?: number;
+  s?: number;
+  /** The seller's id (a number) and the seller account's UUID, as Wildberries puts them in its tokens. */
+  oid?: number | string;
+  sid?: string;
+}
+
+/** The token's claims, read without checking its signature (Wildberries signs it, and says whether it is good). */
+export function tokenClaims(token: string): TokenClaims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown;
+    return typeof claims === 'object' && claims !== null ? (claims as TokenClaims) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A call to the Content API; its errors turned into what the seller reads. */
+export async function wildberriesCall(base: string, token: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const answer = await storeFetch(`${base}${path}`, { ...init, headers: { ...init.headers, Authorization: token } });
+  if (answer.ok) return answer;
+  if (answer.status === 429) throw new StoreRefused('busy', await answerText(answer), { seconds: retryAfterSeconds(answer.headers, 'x-ratelimit-retry') });
+  if (answer.status === 401) {
+    const detail = await answerText(answer);
+    // WB's 401 for a token of another category: "token scope not allowed".
+    throw /scope not allowed/i.test(detail) ? new StoreRefused('scope', detail, { scope: 'SCOPE_CONTENT' }) : new StoreRefused('wrong', detail);
+  }
+  if (answer.status === 403) throw new StoreRefused('scope', await answerText(answer), { scope: 'SCOPE_CONTENT' });
+  throw new StoreRefused('unreachable', await answerText(answer));
+}
+
+export async function checkWildberries(base: string, token: string, now: Date): Promise<StoreAccount> {
+  const claims = tokenClaims(token);
+  if (!claims) throw new StoreRefused('wrong', 'the token is not a JWT');
+  const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : null;
+  if (expiresAt && expiresAt <= now) throw new StoreRefused('expired', `the token expired at ${expiresAt.toISOString()}`, { date: expiresAt });
+  if (typeof claims.s === 'number' && (claims.s & CONTENT) === 0) throw new StoreRefused('scope', `the token's categories (${claims.s}) lack Content`, { scope: 'SCOPE_CONTENT' });
+  await wildberriesCall(base, token, '/content/v2/get/cards/list', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ settings: { cursor: { limit: 1 }, filter: { withPhoto: -1 } } }),
+  });
+  const id = String(claims.oid ?? claims.sid ?? crypto.createHash('sha256').update(token).digest('hex').slice(0, 16));
+  return { accountId: id, accountName: `Wildberries ${id}`, expiresAt };
+}

@@ -1,0 +1,134 @@
+// /api/v1/publisher (SPEC §7 Publisher; DESIGN's publisher): the platforms a seller can connect
+// a store on, with the keys each asks for and its rules for media; connecting a store (the keys
+// checked live with the platform before they are kept, sealed), the seller's connections, and
+// disconnecting one.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { connectRequestSchema, MEDIA_RULES, PLATFORM_FIELDS, PLATFORMS, type Platform, type PlatformInfo } from '../../../contract/publisher';
+import { publisherResponses } from '../../../contract/responses';
+import { HttpError } from '../../lib/errors';
+import { translate, type MessageKey } from '../../lib/i18n';
+import { currentUser } from '../../plugins/auth';
+import { storeConnectionsOf } from '../../publisher/connections';
+import { checkKeys } from '../../publisher/platforms';
+import { REFUSALS, StoreRefused } from '../../publisher/platforms/store';
+import { isPublicUrl } from '../../publisher/public-url';
+import { loadSecretsKey } from '../../publisher/secrets';
+
+/** Key checks one seller may ask for in an hour: each calls the platform. */
+const CONNECTS_PER_HOUR = { max: 30, windowMs: 60 * 60 * 1000 };
+
+export const PLATFORM_NAMES: Record<Platform, MessageKey> = {
+  wildberries: 'PLATFORM_WILDBERRIES',
+  ozon: 'PLATFORM_OZON',
+  amazon: 'PLATFORM_AMAZON',
+  demo: 'PLATFORM_DEMO',
+};
+const KEY_PLACES: Record<Platform, MessageKey> = {
+  wildberries: 'KEY_PLACE_WILDBERRIES',
+  ozon: 'KEY_PLACE_OZON',
+  amazon: 'KEY_PLACE_AMAZON',
+  demo: 'PLATFORM_DEMO',
+};
+/** The status a refusal answers with: the seller's keys (422), or the platform itself (502, 503). */
+const REFUSAL_STATUS = { wrong: 422, expired: 422, scope: 422, unreachable: 502, busy: 503 } as const;
+
+const idParams = z.object({ id: z.uuid() });
+
+export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
+  const options = app.config.publisher;
+  const connections = storeConnectionsOf(app.database.db, loadSecretsKey(options.secretsKey, app.config.dataDir));
+  const offered = PLATFORMS.filter((platform) => platform !== 'demo' || options.demoStore);
+  const publicUrl = isPublicUrl(app.config.publicUrl);
+
+  app.get(
+    '/platforms',
+    {
+      schema: { summary: 'The marketplaces a store can be connected on, their keys and their rules for media', tags: ['publisher'], security: [{ bearer: [] }], response: publisherResponses.platforms },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const mine = await connections.list(currentUser(request).user.id);
+      const data: PlatformInfo[] = offered.map((platform) => {
+        const rules = MEDIA_RULES[platform];
+        return {
+          id: platform,
+          fields: [...PLATFORM_FIELDS[platform]],
+          connected: mine.some((connection) => connection.platform === platform),
+          rules: {
+            max_images: rules.maxImages,
+            min_width: rules.minWidth,
+            min_height: rules.minHeight,
+            max_image_bytes: rules.maxImageBytes,
+            formats: [...rules.formats],
+            max_video_bytes: rules.maxVideoBytes,
+            replaces_all: rules.replacesAll,
+            white_main: rules.whiteMain,
+          },
+          needs_public_url: rules.needsPublicUrl,
+          public_url_reachable: publicUrl,
+          demo: platform === 'demo',
+        };
+      });
+      return { code: 200, message: translate(request.locale, 'OK'), data };
+    },
+  );
+
+  app.post(
+    '/auth',
+    {
+      schema: {
+        summary: 'Connect a store: its keys are checked with the platform, then kept sealed',
+        tags: ['publisher'],
+        security: [{ bearer: [] }],
+        body: connectRequestSchema,
+        response: publisherResponses.connect,
+      },
+      onRequest: app.requireUser,
+    },
+    async (request, reply) => {
+      const { user } = currentUser(request);
+      const platform = request.body.platform;
+      if (!offered.includes(platform)) throw new HttpError(404, 'DEMO_STORE_OFF', 'DEMO_STORE_OFF');
+      await app.limit(`publisher-connect:user:${user.id}`, CONNECTS_PER_HOUR);
+      let account;
+      try {
+        account = await checkKeys(options, request.body);
+      } catch (error) {
+        if (!(error instanceof StoreRefused)) throw error;
+        request.log.info({ platform, refusal: error.refusal, detail: error.detail }, 'the platform refused the keys');
+        const { date, scope, seconds } = error.vars;
+        throw new HttpError(REFUSAL_STATUS[error.refusal], `STORE_${error.refusal.toUpperCase()}`, REFUSALS[error.refusal], {
+          platform: PLATFORM_NAMES[platform],
+          place: KEY_PLACES[platform],
+          ...(date ? { date: date.toLocaleDateString(request.locale) } : {}),
+          ...(scope ? { scope } : {}),
+          ...(seconds ? { seconds } : {}),
+        });
+      }
+      const connection = await connections.keep(user.id, request.body, account);
+      return reply.code(201).send({ code: 201, message: translate(request.locale, 'STORE_CONNECTED', { account: connection.account_name }), data: connection });
+    },
+  );
+
+  app.get(
+    '/auth',
+    {
+      schema: { summary: 'The stores the seller connected (nothing of their keys but the last four characters)', tags: ['publisher'], security: [{ bearer: [] }], response: publisherResponses.connections },
+      onRequest: app.requireUser,
+    },
+    async (request) => ({ code: 200, message: translate(request.locale, 'OK'), data: await connections.list(currentUser(request).user.id) }),
+  );
+
+  app.delete(
+    '/auth/:id',
+    {
+      schema: { summary: 'Disconnect a store and delete its keys', tags: ['publisher'], security: [{ bearer: [] }], params: idParams, response: publisherResponses.disconnect },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      if (!(await connections.remove(currentUser(request).user.id, request.params.id))) throw new HttpError(404, 'STORE_NOT_FOUND', 'STORE_NOT_FOUND');
+      return { code: 200, message: translate(request.locale, 'STORE_DISCONNECTED'), data: null };
+    },
+  );
+};
