@@ -144,3 +144,26 @@ export const platformSchema = z.object({
   demo: z.boolean(),
 });
 export type PlatformInfo = z.infer<typeof platformSchema>;
+
+/** A product card on the seller's store, as the picker shows it. */
+export const storeProductSchema = z.object({
+  /** The platform's id of the card: nmID, product_id, or the SKU. */
+  id: z.string(),
+  /** The seller's own article: vendorCode, offer_id, or the SKU. */
+  article: z.string(),
+  title: z.string(),
+  thumbnail: z.string().nullable(),
+  pictures: z.number().int(),
+  has_video: z.boolean(),
+});
+export type StoreProduct = z.infer<typeof storeProductSchema>;
+
+export const storeProductPageSchema = z.object({
+  items: z.array(storeProductSchema),
+  /** The next page's cursor; null on the last page. */
+  next_cursor: z.string().nullable(),
+});
+export type StoreProductPage = z.infer<typeof storeProductPageSchema>;
+
+/** How many cards a page of the picker holds. */
+export const PRODUCT_PAGE_SIZE = 20;

@@ -23,7 +23,7 @@ import {
   taskSchema,
 } from './content';
 import { assetDownloadSchema, assetSchema } from './assets';
-import { connectionSchema, platformSchema } from './publisher';
+import { connectionSchema, platformSchema, storeProductPageSchema } from './publisher';
 import {
   checkoutSessionSchema,
   consumptionEntrySchema,
@@ -164,4 +164,5 @@ export const publisherResponses = {
   connect: { 201: okEnvelope(connectionSchema), ...errorResponses(...BODY, 401, 404, 422, 429, 502, 503) },
   connections: { 200: okEnvelope(z.array(connectionSchema)), ...errorResponses(401) },
   disconnect: { 200: done, ...errorResponses(...BODY, 401, 404) },
+  products: { 200: okEnvelope(storeProductPageSchema), ...errorResponses(400, 401, 404, 422, 502, 503) },
 };

@@ -209,3 +209,58 @@ describe('connections', () => {
     }
   });
 });
+
+describe('the product picker', () => {
+  const products = (name: string, platform: string, query: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/publisher/platforms/${platform}/products?${new URLSearchParams(query)}`, headers: auth(name) });
+
+  it('pages through a Wildberries seller’s cards by cursor and finds one by its article', async () => {
+    const cards = Array.from({ length: 23 }, (_, i) => ({ vendorCode: `KD-${String(i + 1).padStart(2, '0')}`, title: `Кеды ${i + 1}`, photos: i % 3 }));
+    const { token } = wb.addSeller({ name: 'Каталог', categories: ['content'], cards });
+    const connection = (await connect('boris', { platform: 'wildberries', token })).json().data.id as string;
+    const first = await products('boris', 'wildberries', { connection });
+    expect(first.statusCode, first.body).toBe(200);
+    const page = first.json().data as { items: { article: string; pictures: number; thumbnail: string | null }[]; next_cursor: string | null };
+    expect(page.items).toHaveLength(20);
+    expect(page.next_cursor).not.toBeNull();
+    const rest = (await products('boris', 'wildberries', { connection, cursor: page.next_cursor! })).json().data as typeof page;
+    const seen = [...page.items, ...rest.items].map((item) => item.article);
+    expect(new Set(seen).size).toBe(23);
+    expect(rest.next_cursor).toBeNull();
+    const withPhotos = [...page.items, ...rest.items].find((item) => item.article === 'KD-03')!;
+    expect(withPhotos.pictures).toBe(2);
+    expect((await fetch(withPhotos.thumbnail!)).status).toBe(200);
+
+    const found = (await products('boris', 'wildberries', { connection, q: 'KD-07' })).json().data as typeof page;
+    expect(found.items.map((item) => item.article)).toEqual(['KD-07']);
+    expect((await products('boris', 'wildberries', { connection, cursor: 'not-a-cursor' })).statusCode).toBe(400);
+  });
+
+  it('lists Ozon products with their names and picture counts, and Amazon listings by SKU', async () => {
+    const seller = ozon.addSeller({ name: 'Boris Ozon', products: [{ offerId: 'OZ-1', name: 'Ботинки', pictures: 3 }, { offerId: 'OZ-2', name: 'Туфли' }] });
+    const oz = (await connect('boris', { platform: 'ozon', client_id: seller.clientId, api_key: seller.apiKey })).json().data.id as string;
+    const listed = (await products('boris', 'ozon', { connection: oz })).json().data as { items: { article: string; title: string; pictures: number }[] };
+    expect(listed.items.map(({ article, title, pictures }) => ({ article, title, pictures })).sort((a, b) => a.article.localeCompare(b.article))).toEqual([
+      { article: 'OZ-1', title: 'Ботинки', pictures: 3 },
+      { article: 'OZ-2', title: 'Туфли', pictures: 0 },
+    ]);
+    expect((await products('boris', 'ozon', { connection: oz, q: 'OZ-2' })).json().data.items.map((i: { article: string }) => i.article)).toEqual(['OZ-2']);
+
+    const app = amazon.addSeller({ name: 'Boris US', listings: [{ sku: 'BOOT-1', itemName: 'Boot', pictures: 2 }, { sku: 'BOOT-2', itemName: 'Boot two' }] });
+    const keys = { platform: 'amazon', client_id: app.clientId, client_secret: app.clientSecret, refresh_token: app.refreshToken, seller_id: app.sellerId, region: 'na', marketplace_id: amazon.marketplaceId };
+    const am = (await connect('boris', keys)).json().data.id as string;
+    const sku = (await products('boris', 'amazon', { connection: am, q: 'BOOT-1' })).json().data as { items: { id: string; title: string; pictures: number; thumbnail: string }[] };
+    expect(sku.items).toEqual([expect.objectContaining({ id: 'BOOT-1', title: 'Boot', pictures: 2 })]);
+  });
+
+  it('another seller’s connection, or one of another platform, is not found; keys refused since are marked', async () => {
+    const { token } = wb.addSeller({ name: 'Чужой', categories: ['content'] });
+    const connection = (await connect('anya', { platform: 'wildberries', token })).json().data.id as string;
+    expect((await products('boris', 'wildberries', { connection })).statusCode).toBe(404);
+    expect((await products('anya', 'ozon', { connection })).statusCode).toBe(404);
+    wb.failNext(1, 401);
+    const refused = await products('anya', 'wildberries', { connection });
+    expect(refused.statusCode).toBe(422);
+    expect((await connections('anya')).find((c) => c.id === connection)).toMatchObject({ status: 'invalid' });
+  });
+});

@@ -1,7 +1,7 @@
 // Amazon's Selling Partner API for a seller's own private app (self-authorisation): the app's
 // client id and secret and the seller's refresh token buy an access token from Login with
 // Amazon; the Listings Items API (2021-08-01) then reads and changes the seller's listings.
-import type { ConnectRequest } from '../../../contract/publisher';
+import { PRODUCT_PAGE_SIZE, type ConnectRequest, type StoreProductPage } from '../../../contract/publisher';
 import type { PublisherOptions } from '../../config/env';
 import { answerText, retryAfterSeconds, StoreRefused, storeFetch, type StoreAccount } from './store';
 
@@ -33,10 +33,10 @@ export async function amazonAccessToken(options: PublisherOptions, keys: AmazonK
   throw new StoreRefused('unreachable', await answerText(answer));
 }
 
-/** The keys open the seller's listings in the marketplace: one listing is read to prove it. */
-export async function checkAmazon(options: PublisherOptions, keys: AmazonKeys): Promise<StoreAccount> {
+/** searchListingsItems over the seller's listings in the marketplace. */
+async function searchListings(options: PublisherOptions, keys: AmazonKeys, params: Record<string, string>): Promise<Response> {
   const token = await amazonAccessToken(options, keys);
-  const query = new URLSearchParams({ marketplaceIds: keys.marketplace_id, pageSize: '1' });
+  const query = new URLSearchParams({ marketplaceIds: keys.marketplace_id, ...params });
   const answer = await storeFetch(`${amazonApi(options, keys)}/listings/2021-08-01/items/${encodeURIComponent(keys.seller_id)}?${query}`, {
     headers: { 'x-amz-access-token': token, accept: 'application/json' },
   });
@@ -45,5 +45,44 @@ export async function checkAmazon(options: PublisherOptions, keys: AmazonKeys): 
   if (answer.status === 403) throw new StoreRefused('scope', await answerText(answer), { scope: 'Product Listing' });
   if (answer.status === 400) throw new StoreRefused('wrong', await answerText(answer));
   if (!answer.ok) throw new StoreRefused('unreachable', await answerText(answer));
+  return answer;
+}
+
+/** The keys open the seller's listings in the marketplace: one listing is read to prove it. */
+export async function checkAmazon(options: PublisherOptions, keys: AmazonKeys): Promise<StoreAccount> {
+  await searchListings(options, keys, { pageSize: '1' });
   return { accountId: `${keys.seller_id}:${keys.marketplace_id}`, accountName: `${keys.seller_id} · ${keys.marketplace_id}`, expiresAt: null };
+}
+
+/** The image attributes a listing's pictures live in: the main one and eight others. */
+export const IMAGE_ATTRIBUTES = ['main_product_image_locator', ...Array.from({ length: 8 }, (_, i) => `other_product_image_locator_${i + 1}`)];
+
+interface ListingsPage {
+  items?: { sku: string; summaries?: { itemName?: string; mainImage?: { link?: string } }[]; attributes?: Record<string, unknown[]> }[];
+  pagination?: { nextToken?: string };
+}
+
+/**
+ * A page of the seller's listings. The API has no text search: `q` finds a SKU exactly (its
+ * `identifiers` of type SKU).
+ */
+export async function amazonProducts(options: PublisherOptions, keys: AmazonKeys, q: string, cursor: string | null): Promise<StoreProductPage> {
+  const answer = await searchListings(options, keys, {
+    includedData: 'summaries,attributes',
+    pageSize: String(PRODUCT_PAGE_SIZE),
+    ...(q ? { identifiers: q, identifiersType: 'SKU' } : {}),
+    ...(cursor ? { pageToken: cursor } : {}),
+  });
+  const page = (await answer.json()) as ListingsPage;
+  return {
+    items: (page.items ?? []).map((item) => ({
+      id: item.sku,
+      article: item.sku,
+      title: item.summaries?.[0]?.itemName ?? item.sku,
+      thumbnail: item.summaries?.[0]?.mainImage?.link ?? null,
+      pictures: IMAGE_ATTRIBUTES.filter((name) => (item.attributes?.[name]?.length ?? 0) > 0).length,
+      has_video: false,
+    })),
+    next_cursor: page.pagination?.nextToken ?? null,
+  };
 }

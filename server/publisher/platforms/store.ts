@@ -59,3 +59,11 @@ export async function answerText(answer: Response): Promise<string> {
   const text = await answer.text().catch(() => '');
   return `${answer.status} ${text.slice(0, 500)}`;
 }
+
+/** A page cursor this server did not give out. */
+export class BadCursor extends Error {
+  constructor() {
+    super('the cursor is not one this server gave');
+    this.name = 'BadCursor';
+  }
+}

@@ -3,7 +3,8 @@
 // (the `s` bitmask, bit 1 Content: WB's "how a token is made"). The cards list then says whether it
 // works: one call, since /ping allows only three in 30 s.
 import crypto from 'node:crypto';
-import { answerText, retryAfterSeconds, StoreRefused, storeFetch, type StoreAccount } from './store';
+import { PRODUCT_PAGE_SIZE, type StoreProductPage } from '../../../contract/publisher';
+import { answerText, BadCursor, retryAfterSeconds, StoreRefused, storeFetch, type StoreAccount } from './store';
 
 /** The Content category's bit in the token's `s` claim. */
 const CONTENT = 1 << 1;
@@ -55,4 +56,42 @@ export async function checkWildberries(base: string, token: string, now: Date): 
   });
   const id = String(claims.oid ?? claims.sid ?? crypto.createHash('sha256').update(token).digest('hex').slice(0, 16));
   return { accountId: id, accountName: `Wildberries ${id}`, expiresAt };
+}
+
+interface CardsPage {
+  cards?: { nmID: number; vendorCode: string; title?: string; photos?: { c246x328?: string; tm?: string }[]; video?: string; updatedAt: string }[];
+}
+
+/** Where the last page ended: its last card's updatedAt and nmID, as the cards list asks for them. */
+function readCursor(cursor: string): { updatedAt: string; nmID: number } {
+  try {
+    const after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { updatedAt?: unknown; nmID?: unknown };
+    if (typeof after.updatedAt === 'string' && Number.isInteger(after.nmID)) return { updatedAt: after.updatedAt, nmID: after.nmID as number };
+  } catch {
+    // not JSON: refused below
+  }
+  throw new BadCursor();
+}
+
+/** A page of the seller's cards, newest first; `q` finds a vendor code or an nmID. */
+export async function wildberriesProducts(base: string, token: string, q: string, cursor: string | null): Promise<StoreProductPage> {
+  const after = cursor ? readCursor(cursor) : {};
+  const answer = await wildberriesCall(base, token, '/content/v2/get/cards/list', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ settings: { cursor: { limit: PRODUCT_PAGE_SIZE, ...after }, filter: { withPhoto: -1, ...(q ? { textSearch: q } : {}) } } }),
+  });
+  const cards = ((await answer.json()) as CardsPage).cards ?? [];
+  const last = cards.at(-1);
+  return {
+    items: cards.map((card) => ({
+      id: String(card.nmID),
+      article: card.vendorCode,
+      title: card.title ?? card.vendorCode,
+      thumbnail: card.photos?.[0]?.c246x328 ?? card.photos?.[0]?.tm ?? null,
+      pictures: card.photos?.length ?? 0,
+      has_video: !!card.video,
+    })),
+    next_cursor: last && cards.length === PRODUCT_PAGE_SIZE ? Buffer.from(JSON.stringify({ updatedAt: last.updatedAt, nmID: last.nmID })).toString('base64url') : null,
+  };
 }

@@ -10,8 +10,8 @@ import { HttpError } from '../../lib/errors';
 import { translate, type MessageKey } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { storeConnectionsOf } from '../../publisher/connections';
-import { checkKeys } from '../../publisher/platforms';
-import { REFUSALS, StoreRefused } from '../../publisher/platforms/store';
+import { checkKeys, listProducts } from '../../publisher/platforms';
+import { BadCursor, REFUSALS, StoreRefused } from '../../publisher/platforms/store';
 import { isPublicUrl } from '../../publisher/public-url';
 import { loadSecretsKey } from '../../publisher/secrets';
 
@@ -34,6 +34,24 @@ const KEY_PLACES: Record<Platform, MessageKey> = {
 const REFUSAL_STATUS = { wrong: 422, expired: 422, scope: 422, unreachable: 502, busy: 503 } as const;
 
 const idParams = z.object({ id: z.uuid() });
+const productsParams = z.object({ platform: z.enum(['wildberries', 'ozon', 'amazon']) });
+const productsQuery = z.object({
+  connection: z.uuid(),
+  q: z.string().trim().max(200).default(''),
+  cursor: z.string().max(2000).optional(),
+});
+
+/** A platform's refusal as the error the seller reads, naming the platform and where its keys are made. */
+function refusalError(error: StoreRefused, platform: Platform, locale: string): HttpError {
+  const { date, scope, seconds } = error.vars;
+  return new HttpError(REFUSAL_STATUS[error.refusal], `STORE_${error.refusal.toUpperCase()}`, REFUSALS[error.refusal], {
+    platform: PLATFORM_NAMES[platform],
+    place: KEY_PLACES[platform],
+    ...(date ? { date: date.toLocaleDateString(locale) } : {}),
+    ...(scope ? { scope } : {}),
+    ...(seconds ? { seconds } : {}),
+  });
+}
 
 export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
   const options = app.config.publisher;
@@ -97,14 +115,7 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!(error instanceof StoreRefused)) throw error;
         request.log.info({ platform, refusal: error.refusal, detail: error.detail }, 'the platform refused the keys');
-        const { date, scope, seconds } = error.vars;
-        throw new HttpError(REFUSAL_STATUS[error.refusal], `STORE_${error.refusal.toUpperCase()}`, REFUSALS[error.refusal], {
-          platform: PLATFORM_NAMES[platform],
-          place: KEY_PLACES[platform],
-          ...(date ? { date: date.toLocaleDateString(request.locale) } : {}),
-          ...(scope ? { scope } : {}),
-          ...(seconds ? { seconds } : {}),
-        });
+        throw refusalError(error, platform, request.locale);
       }
       const connection = await connections.keep(user.id, request.body, account);
       return reply.code(201).send({ code: 201, message: translate(request.locale, 'STORE_CONNECTED', { account: connection.account_name }), data: connection });
@@ -129,6 +140,38 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       if (!(await connections.remove(currentUser(request).user.id, request.params.id))) throw new HttpError(404, 'STORE_NOT_FOUND', 'STORE_NOT_FOUND');
       return { code: 200, message: translate(request.locale, 'STORE_DISCONNECTED'), data: null };
+    },
+  );
+
+  app.get(
+    '/platforms/:platform/products',
+    {
+      schema: {
+        summary: 'A page of the product cards on a connected store, searchable by article',
+        tags: ['publisher'],
+        security: [{ bearer: [] }],
+        params: productsParams,
+        querystring: productsQuery,
+        response: publisherResponses.products,
+      },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { platform } = request.params;
+      const { connection: id, q, cursor } = request.query;
+      const found = await connections.withKeys(currentUser(request).user.id, id);
+      if (!found || found.connection.platform !== platform) throw new HttpError(404, 'STORE_NOT_FOUND', 'STORE_NOT_FOUND');
+      try {
+        const data = await listProducts(options, platform, found.keys, q, cursor ?? null);
+        return { code: 200, message: translate(request.locale, 'OK'), data };
+      } catch (error) {
+        if (error instanceof BadCursor) throw new HttpError(400, 'VALIDATION_FAILED', 'VALIDATION_FAILED', { fields: 'cursor' });
+        if (!(error instanceof StoreRefused)) throw error;
+        request.log.info({ platform, refusal: error.refusal, detail: error.detail }, 'the platform refused a products page');
+        // Keys refused after they were kept: the store is marked, so the seller sees which one needs new keys.
+        if (REFUSAL_STATUS[error.refusal] === 422) await connections.markInvalid(id);
+        throw refusalError(error, platform, request.locale);
+      }
     },
   );
 };
