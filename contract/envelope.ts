@@ -50,14 +50,14 @@ const ERROR_STATUSES = {
   402: 'The balance does not cover the cost',
   403: 'Not allowed: an address whose signature is not valid, or an e-mail not yet confirmed',
   404: 'Not found, or not the seller’s',
-  409: 'In conflict with what the server holds (an Idempotency-Key used for another request, a photo in use, a task still running)',
+  409: 'In conflict with what the server holds (an Idempotency-Key used for another request, a photo in use, a task still running, store keys sealed under another server key)',
   413: 'The body is larger than the route takes, or the seller’s storage quota is used up (STORAGE_QUOTA_EXCEEDED)',
   415: 'The body is of a type the route does not take',
   422: 'The image cannot be read, or has too many pixels; or a marketplace refused the store keys given (the message says what to fix)',
-  429: 'Too many requests: the Retry-After header says how many seconds to wait',
+  429: 'Too many requests (here, or at the marketplace a request goes to): the Retry-After header says how many seconds to wait',
   500: 'Something failed inside the server; the answer says nothing about what',
   502: 'The payment provider refused the request (nothing was charged), or a marketplace did not answer',
-  503: 'The payment provider cannot be reached now (nothing was charged), or a marketplace asks to slow down; try again later',
+  503: 'The payment provider cannot be reached now; nothing was charged, try again later',
 } as const;
 type ErrorStatus = keyof typeof ERROR_STATUSES;
 

@@ -1,6 +1,7 @@
 // The publisher's vocabulary: the marketplaces a seller can connect, the keys each asks for, the
 // rules each puts on pictures and video, and what /api/v1/publisher answers.
 import { z } from 'zod';
+import { rule } from './rules';
 
 /** `demo` is the store this server plays itself, offered only where nothing real is expected. */
 export const PLATFORMS = ['wildberries', 'ozon', 'amazon', 'demo'] as const;
@@ -9,20 +10,21 @@ export type Platform = (typeof PLATFORMS)[number];
 /** Amazon's Selling Partner API regions (each its own endpoint). */
 export const AMAZON_REGIONS = ['na', 'eu', 'fe'] as const;
 
-const key = (name: string, max = 4096) => z.string().trim().min(1, `${name} is required`).max(max);
+/** A key as platforms issue them: visible ASCII, no spaces (it travels in a header or a form). */
+const key = (max = 4096) => z.string().trim().min(1, rule('required')).max(max, rule('store_key')).regex(/^[\x21-\x7E]+$/, rule('store_key'));
 
 /** The keys a seller pastes, per platform. */
 export const connectRequestSchema = z.discriminatedUnion('platform', [
-  z.object({ platform: z.literal('wildberries'), token: key('token') }),
-  z.object({ platform: z.literal('ozon'), client_id: key('client_id', 32).regex(/^\d+$/, 'client_id is a number'), api_key: key('api_key', 128) }),
+  z.object({ platform: z.literal('wildberries'), token: key() }),
+  z.object({ platform: z.literal('ozon'), client_id: key(32).regex(/^\d+$/, rule('store_client_id')), api_key: key(128) }),
   z.object({
     platform: z.literal('amazon'),
-    client_id: key('client_id', 256),
-    client_secret: key('client_secret', 256),
-    refresh_token: key('refresh_token'),
-    seller_id: key('seller_id', 64),
+    client_id: key(256),
+    client_secret: key(256),
+    refresh_token: key(),
+    seller_id: key(64),
     region: z.enum(AMAZON_REGIONS),
-    marketplace_id: key('marketplace_id', 32),
+    marketplace_id: key(32),
   }),
   z.object({ platform: z.literal('demo') }),
 ]);

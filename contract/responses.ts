@@ -161,8 +161,8 @@ export const assetResponses = {
 
 export const publisherResponses = {
   platforms: { 200: okEnvelope(z.array(platformSchema)), ...errorResponses(401) },
-  connect: { 201: okEnvelope(connectionSchema), ...errorResponses(...BODY, 401, 404, 422, 429, 502, 503) },
+  connect: { 201: okEnvelope(connectionSchema), ...errorResponses(...BODY, 401, 404, 422, 429, 502) },
   connections: { 200: okEnvelope(z.array(connectionSchema)), ...errorResponses(401) },
   disconnect: { 200: done, ...errorResponses(...BODY, 401, 404) },
-  products: { 200: okEnvelope(storeProductPageSchema), ...errorResponses(400, 401, 404, 422, 502, 503) },
+  products: { 200: okEnvelope(storeProductPageSchema), ...errorResponses(400, 401, 404, 409, 422, 429, 502) },
 };

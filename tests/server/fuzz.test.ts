@@ -9,6 +9,9 @@ import { shoePhoto } from '../fixtures/shoes';
 import { uploadPhoto } from '../support/photos';
 import { SELLER_PASSWORD, signedInSeller } from '../support/sellers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { startFakeAmazon } from '../support/fakes/amazon';
+import { startFakeOzon } from '../support/fakes/ozon';
+import { startFakeWildberries } from '../support/fakes/wildberries';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -268,8 +271,19 @@ function shown(request: Request): string {
 
 let operations: [string, string, Operation][] = [];
 
+/** The marketplaces a store is connected on: their stand-ins, so no request leaves the suite. */
+let marketplaces: [Awaited<ReturnType<typeof startFakeWildberries>>, Awaited<ReturnType<typeof startFakeOzon>>, Awaited<ReturnType<typeof startFakeAmazon>>] | undefined;
+
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_DISABLED: 'true' });
+  marketplaces = await Promise.all([startFakeWildberries(), startFakeOzon(), startFakeAmazon()]);
+  const [wb, ozon, amazon] = marketplaces;
+  t = await createTestApp({
+    RATE_LIMIT_DISABLED: 'true',
+    WILDBERRIES_API_URL: wb.origin,
+    OZON_API_URL: ozon.origin,
+    AMAZON_TOKEN_URL: amazon.tokenUrl,
+    AMAZON_API_URL: amazon.origin,
+  });
   const seller = await signedInSeller(t, 'fuzzer');
   token = seller.token;
   const photo = await shoePhoto({ width: 900, height: 700, seed: 7 });
@@ -284,6 +298,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await Promise.all(marketplaces?.map((stand) => stand.close()) ?? []);
 });
 
 describe('every route, fed anything', () => {

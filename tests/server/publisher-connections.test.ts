@@ -89,12 +89,21 @@ describe('Wildberries', () => {
     expect(scoped.json().message).toContain('“Content”');
   });
 
+  it('refuses a pasted key with spaces or other characters inside, before asking the platform', async () => {
+    const before = wb.requests.length;
+    const answer = await connect('anya', { platform: 'wildberries', token: 'eyJhbGci OiJ' }, 'ru');
+    expect(answer.statusCode).toBe(400);
+    expect(answer.body).toContain('без пробелов');
+    expect(wb.requests.length).toBe(before);
+  });
+
   it('says the platform asks to slow down, with its wait, and keeps nothing', async () => {
     const { token } = wb.addSeller({ name: 'Спешка', categories: ['content'] });
     wb.failNext(1, 429);
     const busy = await connect('anya', { platform: 'wildberries', token });
-    expect(busy.statusCode).toBe(503);
+    expect(busy.statusCode).toBe(429);
     expect(busy.json().error).toBe('STORE_BUSY');
+    expect(Number(busy.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await connections('anya')).some((c) => c.key_hint === token.slice(-4) && c.account_name.includes('Спешка'))).toBe(false);
   });
 });
@@ -258,6 +267,14 @@ describe('the product picker', () => {
     const connection = (await connect('anya', { platform: 'wildberries', token })).json().data.id as string;
     expect((await products('boris', 'wildberries', { connection })).statusCode).toBe(404);
     expect((await products('anya', 'ozon', { connection })).statusCode).toBe(404);
+    // Keys sealed under another server key (SECRETS_KEY changed) are not opened: the seller connects again.
+    const [row] = await t.app.database.db.select().from(storeConnections).where(eq(storeConnections.id, connection));
+    const sealed = row!.sealedKeys.split('.');
+    await t.app.database.db.update(storeConnections).set({ sealedKeys: [sealed[0], 'ffffffff', ...sealed.slice(2)].join('.') }).where(eq(storeConnections.id, connection));
+    const unreadable = await products('anya', 'wildberries', { connection });
+    expect(unreadable.statusCode).toBe(409);
+    expect(unreadable.json().error).toBe('STORE_KEYS_UNREADABLE');
+    await t.app.database.db.update(storeConnections).set({ sealedKeys: row!.sealedKeys }).where(eq(storeConnections.id, connection));
     wb.failNext(1, 401);
     const refused = await products('anya', 'wildberries', { connection });
     expect(refused.statusCode).toBe(422);

@@ -19,6 +19,8 @@ const rules: Translated<typeof ru, 'en'> = {
     phone: 'Enter a phone number.',
     store_count: 'Enter the number of stores, a whole number from 0.',
     text: 'The text holds characters that cannot be used.',
+    store_key: 'Paste the key exactly as the platform shows it: no spaces or other characters.',
+    store_client_id: 'The Client-Id is the number shown in the seller portal.',
     too_deep_one: 'Nested too deep (at most {{count}} level).',
     too_deep_other: 'Nested too deep (at most {{count}} levels).',
   },

@@ -18,6 +18,8 @@ const rules: Translated<typeof ru, 'zh'> = {
     phone: '请输入手机号码。',
     store_count: '请输入店铺数量（不小于 0 的整数）。',
     text: '文本包含无法使用的字符。',
+    store_key: '请按平台显示的样子原样粘贴密钥：不要有空格或其他字符。',
+    store_client_id: 'Client-Id 是卖家后台显示的数字。',
     too_deep_other: '嵌套层级过深（最多 {{count}} 层）。',
   },
 };

@@ -13,7 +13,7 @@ import { storeConnectionsOf } from '../../publisher/connections';
 import { checkKeys, listProducts } from '../../publisher/platforms';
 import { BadCursor, REFUSALS, StoreRefused } from '../../publisher/platforms/store';
 import { isPublicUrl } from '../../publisher/public-url';
-import { loadSecretsKey } from '../../publisher/secrets';
+import { loadSecretsKey, SecretDamaged, SecretsKeyMismatch } from '../../publisher/secrets';
 
 /** Key checks one seller may ask for in an hour: each calls the platform. */
 const CONNECTS_PER_HOUR = { max: 30, windowMs: 60 * 60 * 1000 };
@@ -30,8 +30,8 @@ const KEY_PLACES: Record<Platform, MessageKey> = {
   amazon: 'KEY_PLACE_AMAZON',
   demo: 'PLATFORM_DEMO',
 };
-/** The status a refusal answers with: the seller's keys (422), or the platform itself (502, 503). */
-const REFUSAL_STATUS = { wrong: 422, expired: 422, scope: 422, unreachable: 502, busy: 503 } as const;
+/** The status a refusal answers with: the seller's keys (422), the platform down (502) or asking to slow down (429, with its wait). */
+const REFUSAL_STATUS = { wrong: 422, expired: 422, scope: 422, unreachable: 502, busy: 429 } as const;
 
 const idParams = z.object({ id: z.uuid() });
 const productsParams = z.object({ platform: z.enum(['wildberries', 'ozon', 'amazon']) });
@@ -159,7 +159,11 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { platform } = request.params;
       const { connection: id, q, cursor } = request.query;
-      const found = await connections.withKeys(currentUser(request).user.id, id);
+      const found = await connections.withKeys(currentUser(request).user.id, id).catch((error: unknown) => {
+        // Keys sealed under another server key (SECRETS_KEY changed, or differs between nodes): the seller connects again.
+        if (error instanceof SecretsKeyMismatch || error instanceof SecretDamaged) throw new HttpError(409, 'STORE_KEYS_UNREADABLE', 'STORE_KEYS_UNREADABLE');
+        throw error;
+      });
       if (!found || found.connection.platform !== platform) throw new HttpError(404, 'STORE_NOT_FOUND', 'STORE_NOT_FOUND');
       try {
         const data = await listProducts(options, platform, found.keys, q, cursor ?? null);
