@@ -7,6 +7,13 @@ import { rule } from './rules';
 export const PLATFORMS = ['wildberries', 'ozon', 'amazon', 'demo'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** A publication as a whole: waiting for its job, being sent, or ended (`partial`: some pictures failed). */
+export const PUBLICATION_STATUSES = ['queued', 'running', 'done', 'partial', 'failed'] as const;
+export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
+/** One picture or video of a publication. */
+export const PUBLICATION_ITEM_STATUSES = ['pending', 'sent', 'applied', 'failed'] as const;
+export type PublicationItemStatus = (typeof PUBLICATION_ITEM_STATUSES)[number];
+
 /** Amazon's Selling Partner API regions (each its own endpoint). */
 export const AMAZON_REGIONS = ['na', 'eu', 'fe'] as const;
 
@@ -169,3 +176,40 @@ export type StoreProductPage = z.infer<typeof storeProductPageSchema>;
 
 /** How many cards a page of the picker holds. */
 export const PRODUCT_PAGE_SIZE = 20;
+
+/** What a seller asks to publish: results from My materials, onto one card of a connected store. */
+export const publishRequestSchema = z.object({
+  connection_id: z.uuid(),
+  product_id: z.string().trim().min(1, rule('required')).max(64).regex(/^[\x21-\x7E]+$/, rule('store_key')),
+  /** Shown in the seller's list of publications, as the picker showed them. */
+  product_article: z.string().trim().max(200).default(''),
+  product_title: z.string().trim().max(500).default(''),
+  asset_ids: z.array(z.uuid()).min(1).max(30),
+  placement: z.enum(['main', 'gallery']),
+  mode: z.enum(['append', 'replace']),
+});
+export type PublishRequest = z.infer<typeof publishRequestSchema>;
+
+export const publicationItemSchema = z.object({
+  position: z.number().int(),
+  asset_id: z.uuid().nullable(),
+  kind: z.enum(['image', 'video']),
+  status: z.enum(PUBLICATION_ITEM_STATUSES),
+  message: z.string().nullable(),
+  remote_url: z.string().nullable(),
+});
+
+export const publicationSchema = z.object({
+  id: z.uuid(),
+  platform: z.enum(PLATFORMS),
+  connection_id: z.uuid().nullable(),
+  product: z.object({ id: z.string(), article: z.string(), title: z.string() }),
+  placement: z.enum(['main', 'gallery']),
+  mode: z.enum(['append', 'replace']),
+  status: z.enum(PUBLICATION_STATUSES),
+  message: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  items: z.array(publicationItemSchema),
+});
+export type Publication = z.infer<typeof publicationSchema>;

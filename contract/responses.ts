@@ -23,7 +23,7 @@ import {
   taskSchema,
 } from './content';
 import { assetDownloadSchema, assetSchema } from './assets';
-import { connectionSchema, platformSchema, storeProductPageSchema } from './publisher';
+import { connectionSchema, platformSchema, publicationSchema, storeProductPageSchema } from './publisher';
 import {
   checkoutSessionSchema,
   consumptionEntrySchema,
@@ -164,5 +164,8 @@ export const publisherResponses = {
   connect: { 201: okEnvelope(connectionSchema), ...errorResponses(...BODY, 401, 404, 422, 429, 502) },
   connections: { 200: okEnvelope(z.array(connectionSchema)), ...errorResponses(401) },
   disconnect: { 200: done, ...errorResponses(...BODY, 401, 404) },
+  publish: { 200: okEnvelope(publicationSchema), 201: okEnvelope(publicationSchema), ...errorResponses(...BODY, 401, 404, 409, 429) },
+  publication: { 200: okEnvelope(publicationSchema), ...errorResponses(400, 401, 404) },
+  publications: { 200: pagedEnvelope(publicationSchema), ...errorResponses(400, 401) },
   products: { 200: okEnvelope(storeProductPageSchema), ...errorResponses(400, 401, 404, 409, 422, 429, 502) },
 };

@@ -16,6 +16,8 @@ import type { EngineSupport } from '../content/catalogue';
 import { generateHandler } from '../content/pipeline';
 import type { TaskRow } from '../content/tasks';
 import { JobRunner } from '../jobs/runner';
+import { publishHandler } from '../publisher/publish-job';
+import { loadSecretsKey } from '../publisher/secrets';
 import { studioEngine } from '../studio/engine';
 import { locateFfmpeg } from '../studio/video';
 import { remoteEngine } from '../content/remote';
@@ -136,6 +138,13 @@ export const generationPlugin = fp(
               }),
               ffmpeg,
               finished: (task) => void announce(task).catch((error: unknown) => app.log.error({ err: error }, 'announcing a task failed')),
+            }),
+            publish: publishHandler({
+              db: app.database.db,
+              storage: app.storage,
+              options: config.publisher,
+              secrets: loadSecretsKey(config.publisher.secretsKey, config.dataDir),
+              log: app.log,
             }),
           },
         })

@@ -29,18 +29,23 @@ export function tokenClaims(token: string): TokenClaims | null {
   }
 }
 
+/** What a Content API answer that is not a success means for the seller. */
+export async function wildberriesRefusal(answer: Response): Promise<StoreRefused> {
+  if (answer.status === 429) return new StoreRefused('busy', await answerText(answer), { seconds: retryAfterSeconds(answer.headers, 'x-ratelimit-retry') });
+  if (answer.status === 401) {
+    const detail = await answerText(answer);
+    // WB's 401 for a token of another category: "token scope not allowed".
+    return /scope not allowed/i.test(detail) ? new StoreRefused('scope', detail, { scope: 'SCOPE_CONTENT' }) : new StoreRefused('wrong', detail);
+  }
+  if (answer.status === 403) return new StoreRefused('scope', await answerText(answer), { scope: 'SCOPE_CONTENT' });
+  return new StoreRefused('unreachable', await answerText(answer));
+}
+
 /** A call to the Content API; its errors turned into what the seller reads. */
 export async function wildberriesCall(base: string, token: string, path: string, init: RequestInit = {}): Promise<Response> {
   const answer = await storeFetch(`${base}${path}`, { ...init, headers: { ...init.headers, Authorization: token } });
   if (answer.ok) return answer;
-  if (answer.status === 429) throw new StoreRefused('busy', await answerText(answer), { seconds: retryAfterSeconds(answer.headers, 'x-ratelimit-retry') });
-  if (answer.status === 401) {
-    const detail = await answerText(answer);
-    // WB's 401 for a token of another category: "token scope not allowed".
-    throw /scope not allowed/i.test(detail) ? new StoreRefused('scope', detail, { scope: 'SCOPE_CONTENT' }) : new StoreRefused('wrong', detail);
-  }
-  if (answer.status === 403) throw new StoreRefused('scope', await answerText(answer), { scope: 'SCOPE_CONTENT' });
-  throw new StoreRefused('unreachable', await answerText(answer));
+  throw await wildberriesRefusal(answer);
 }
 
 export async function checkWildberries(base: string, token: string, now: Date): Promise<StoreAccount> {

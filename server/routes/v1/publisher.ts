@@ -4,26 +4,32 @@
 // disconnecting one.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { connectRequestSchema, MEDIA_RULES, PLATFORM_FIELDS, PLATFORMS, type Platform, type PlatformInfo } from '../../../contract/publisher';
+import { connectRequestSchema, MEDIA_RULES, PLATFORM_FIELDS, PLATFORMS, publishRequestSchema, type Platform, type PlatformInfo } from '../../../contract/publisher';
+import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { publisherResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
 import { translate, type MessageKey } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { storeConnectionsOf } from '../../publisher/connections';
+import { PLATFORM_NAMES, PublicationConflict, publicationsOf } from '../../publisher/publications';
 import { checkKeys, listProducts } from '../../publisher/platforms';
 import { BadCursor, REFUSALS, StoreRefused } from '../../publisher/platforms/store';
 import { isPublicUrl } from '../../publisher/public-url';
 import { loadSecretsKey, SecretDamaged, SecretsKeyMismatch } from '../../publisher/secrets';
 
+/** Publications one seller may start in an hour. */
+const PUBLISHES_PER_HOUR = { max: 120, windowMs: 60 * 60 * 1000 };
+/** The platforms publishing reaches so far; the others' stores can be connected and browsed. */
+const PUBLISHING = new Set<Platform>(['wildberries']);
+const PUBLICATIONS_PAGE_SIZE = 10;
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(50).default(PUBLICATIONS_PAGE_SIZE),
+});
+
 /** Key checks one seller may ask for in an hour: each calls the platform. */
 const CONNECTS_PER_HOUR = { max: 30, windowMs: 60 * 60 * 1000 };
 
-export const PLATFORM_NAMES: Record<Platform, MessageKey> = {
-  wildberries: 'PLATFORM_WILDBERRIES',
-  ozon: 'PLATFORM_OZON',
-  amazon: 'PLATFORM_AMAZON',
-  demo: 'PLATFORM_DEMO',
-};
 const KEY_PLACES: Record<Platform, MessageKey> = {
   wildberries: 'KEY_PLACE_WILDBERRIES',
   ozon: 'KEY_PLACE_OZON',
@@ -56,6 +62,7 @@ function refusalError(error: StoreRefused, platform: Platform, locale: string): 
 export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
   const options = app.config.publisher;
   const connections = storeConnectionsOf(app.database.db, loadSecretsKey(options.secretsKey, app.config.dataDir));
+  const published = publicationsOf(app.database.db);
   const offered = PLATFORMS.filter((platform) => platform !== 'demo' || options.demoStore);
   const publicUrl = isPublicUrl(app.config.publicUrl);
 
@@ -176,6 +183,63 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
         if (REFUSAL_STATUS[error.refusal] === 422) await connections.markInvalid(id);
         throw refusalError(error, platform, request.locale);
       }
+    },
+  );
+
+  app.post(
+    '/publish',
+    {
+      schema: {
+        summary: 'Publish results onto a product card of a connected store (once per Idempotency-Key); each picture is checked against the platform’s rules first',
+        tags: ['publisher'],
+        security: [{ bearer: [] }],
+        headers: idempotencyHeadersSchema,
+        body: publishRequestSchema,
+        response: publisherResponses.publish,
+      },
+      onRequest: app.requireUser,
+    },
+    async (request, reply) => {
+      const userId = currentUser(request).user.id;
+      const key = idempotencyKeyRule.safeParse(request.headers['idempotency-key']);
+      if (!key.success) throw new HttpError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REQUIRED');
+      await app.limit(`publisher-publish:user:${userId}`, PUBLISHES_PER_HOUR);
+      let started;
+      try {
+        started = await published.start(userId, key.data, request.body, request.locale, PUBLISHING);
+      } catch (error) {
+        if (error instanceof PublicationConflict) throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
+        throw error;
+      }
+      if (!started) throw new HttpError(404, 'STORE_NOT_FOUND', 'STORE_NOT_FOUND');
+      if (started.created) app.generation.wake();
+      return reply.code(started.created ? 201 : 200).send({ code: started.created ? 201 : 200, message: translate(request.locale, 'PUBLISH_STARTED'), data: started.publication });
+    },
+  );
+
+  app.get(
+    '/publish/:id',
+    {
+      schema: { summary: 'A publication and where each of its pictures stands', tags: ['publisher'], security: [{ bearer: [] }], params: idParams, response: publisherResponses.publication },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const publication = await published.get(currentUser(request).user.id, request.params.id);
+      if (!publication) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
+      return { code: 200, message: translate(request.locale, 'OK'), data: publication };
+    },
+  );
+
+  app.get(
+    '/publish',
+    {
+      schema: { summary: 'The seller’s publications, newest first', tags: ['publisher'], security: [{ bearer: [] }], querystring: pageQuery, response: publisherResponses.publications },
+      onRequest: app.requireUser,
+    },
+    async (request) => {
+      const { page, page_size: pageSize } = request.query;
+      const { rows, total } = await published.list(currentUser(request).user.id, page, pageSize);
+      return { code: 200, message: translate(request.locale, 'OK'), data: rows, meta: { total, page, total_pages: Math.ceil(total / pageSize) } };
     },
   );
 };

@@ -1,0 +1,133 @@
+// The job that sends a publication (kind `publish`): safe to run again — what was applied is not
+// sent again, what was sent is sent to the same place — and ended when every item is applied or
+// failed: `done`, `partial` or `failed`. Runs wherever jobs run (the server, or `npm run worker`).
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_LOCALE, isLocale } from '../../contract/locales';
+import type { PublisherOptions } from '../config/env';
+import type { Database } from '../db/client';
+import { assets } from '../db/schema';
+import { publicationItems, publications } from '../db/schema-publisher';
+import type { JobHandler, JobRow } from '../jobs/runner';
+import { translate, type MessageKey } from '../lib/i18n';
+import type { ObjectStorage } from '../storage/storage';
+import { storeConnectionsOf, type StoreKeys } from './connections';
+import { PLATFORM_NAMES } from './publications';
+import { StoreRefused } from './platforms/store';
+import { publishToWildberries, type SendItem } from './platforms/wildberries-publish';
+import type { SecretsKey } from './secrets';
+
+export interface PublishContext {
+  db: Database;
+  storage: ObjectStorage;
+  options: PublisherOptions;
+  secrets: SecretsKey;
+  log: FastifyBaseLogger;
+  /** Pauses between reads of a card, and while a platform asks to slow down. */
+  wait?: (ms: number) => Promise<void>;
+  pollMs?: number;
+  applyWithinMs?: number;
+}
+
+/** The largest file a publication reads from storage: a platform's video limit. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const MESSAGE_KEYS = new Set<string>(['PUBLISH_ASSET_GONE', 'PUBLISH_STORE_GONE', 'PUBLISH_CARD_MISSING', 'PUBLISH_NOT_APPLIED']);
+
+export function publishHandler(context: PublishContext): JobHandler {
+  const { db } = context;
+  const wait = context.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const connections = storeConnectionsOf(db, context.secrets);
+
+  const load = async (job: JobRow) => {
+    const [publication] = await db.select().from(publications).where(eq(publications.jobId, job.id));
+    return publication ?? null;
+  };
+
+  /** Ends the publication from its items: all applied, some, or none. */
+  const finish = async (id: string, message: string | null = null) => {
+    const items = await db.select({ status: publicationItems.status }).from(publicationItems).where(eq(publicationItems.publicationId, id));
+    const applied = items.filter((item) => item.status === 'applied').length;
+    const status = applied === items.length ? 'done' : applied > 0 ? 'partial' : 'failed';
+    await db.update(publications).set({ status, message, finishedAt: new Date() }).where(eq(publications.id, id));
+  };
+
+  const failOpen = async (id: string, message: string) => {
+    await db
+      .update(publicationItems)
+      .set({ status: 'failed', message, updatedAt: new Date() })
+      .where(and(eq(publicationItems.publicationId, id), inArray(publicationItems.status, ['pending', 'sent'])));
+  };
+
+  return {
+    async run(job) {
+      const publication = await load(job);
+      if (!publication || ['done', 'partial', 'failed'].includes(publication.status)) return;
+      const locale = isLocale(publication.locale) ? publication.locale : DEFAULT_LOCALE;
+      const say = (key: MessageKey, vars: Record<string, string | number> = {}) => translate(locale, key, { platform: PLATFORM_NAMES[publication.platform as keyof typeof PLATFORM_NAMES], ...vars });
+      await db.update(publications).set({ status: 'running' }).where(eq(publications.id, publication.id));
+      const items = await db
+        .select({ item: publicationItems, storageKey: assets.storageKey })
+        .from(publicationItems)
+        .leftJoin(assets, eq(assets.id, publicationItems.assetId))
+        .where(and(eq(publicationItems.publicationId, publication.id), inArray(publicationItems.status, ['pending', 'sent'])));
+      const found = publication.connectionId ? await connections.withKeys(publication.userId, publication.connectionId) : null;
+      if (!found) {
+        await failOpen(publication.id, say('PUBLISH_STORE_GONE'));
+        return finish(publication.id);
+      }
+      const record: Parameters<typeof publishToWildberries>[0]['record'] = async (position, fields) => {
+        const message = fields.message && MESSAGE_KEYS.has(fields.message) ? say(fields.message as MessageKey) : fields.message;
+        await db
+          .update(publicationItems)
+          .set({ ...fields, ...(message !== undefined ? { message } : {}), updatedAt: new Date() })
+          .where(and(eq(publicationItems.publicationId, publication.id), eq(publicationItems.position, position)));
+      };
+      const sending: SendItem[] = items.map(({ item, storageKey }) => ({
+        position: item.position,
+        kind: item.kind as SendItem['kind'],
+        status: item.status as SendItem['status'],
+        slot: item.slot,
+        bytes: () => (storageKey ? context.storage.get(storageKey, MAX_FILE_BYTES) : Promise.resolve(null)),
+      }));
+      try {
+        const keys = found.keys as StoreKeys<'wildberries'>;
+        const nmId = Number(publication.productId);
+        const exists =
+          Number.isInteger(nmId) &&
+          (await publishToWildberries(
+            {
+              base: context.options.wildberriesUrl,
+              token: keys.token,
+              nmId,
+              placement: publication.placement as 'main' | 'gallery',
+              mode: publication.mode as 'append' | 'replace',
+              record,
+              wait,
+              pollMs: context.pollMs ?? 2000,
+              applyWithinMs: context.applyWithinMs ?? 60_000,
+            },
+            sending,
+          ));
+        if (!exists) await failOpen(publication.id, say('PUBLISH_CARD_MISSING', { id: publication.productId }));
+      } catch (error) {
+        // Keys the platform no longer takes: no retry will help, and the store is marked for new ones.
+        if (error instanceof StoreRefused && ['wrong', 'expired', 'scope'].includes(error.refusal)) {
+          await connections.markInvalid(found.connection.id);
+          await failOpen(publication.id, error.detail);
+          return finish(publication.id);
+        }
+        throw error;
+      }
+      await finish(publication.id);
+    },
+
+    async giveUp(job, error) {
+      const publication = await load(job);
+      if (!publication || ['done', 'partial', 'failed'].includes(publication.status)) return;
+      const locale = isLocale(publication.locale) ? publication.locale : DEFAULT_LOCALE;
+      context.log.warn({ err: error, publication: publication.id }, 'a publication was given up');
+      await failOpen(publication.id, translate(locale, 'PUBLISH_NOT_APPLIED', { platform: PLATFORM_NAMES[publication.platform as keyof typeof PLATFORM_NAMES] }));
+      await finish(publication.id, error instanceof Error ? error.message : String(error));
+    },
+  };
+}
