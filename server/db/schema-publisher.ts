@@ -70,6 +70,8 @@ export const publications = pgTable(
     /** The request's fingerprint: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
     jobId: bigint('job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
+    /** What was sent, as the platform's step keeps it (Ozon's list and import task, JSON), so a second run asks about it rather than sending anew. */
+    remoteTask: text('remote_task'),
     /** Why the whole publication failed, in the seller's language or the platform's words. */
     message: text('message'),
     /** The seller's language when they asked: what the job's own messages are written in. */

@@ -143,6 +143,7 @@ export const generationPlugin = fp(
               db: app.database.db,
               storage: app.storage,
               options: config.publisher,
+              publicUrl: config.publicUrl,
               secrets: loadSecretsKey(config.publisher.secretsKey, config.dataDir),
               log: app.log,
             }),

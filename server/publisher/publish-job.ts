@@ -14,6 +14,7 @@ import type { ObjectStorage } from '../storage/storage';
 import { storeConnectionsOf, type StoreKeys } from './connections';
 import { PLATFORM_NAMES } from './publications';
 import { StoreRefused } from './platforms/store';
+import { publishToOzon, type OzonSent } from './platforms/ozon-publish';
 import { publishToWildberries, type SendItem } from './platforms/wildberries-publish';
 import type { SecretsKey } from './secrets';
 
@@ -21,6 +22,8 @@ export interface PublishContext {
   db: Database;
   storage: ObjectStorage;
   options: PublisherOptions;
+  /** This server's address, which the links platforms fetch pictures from are made on (unless the bucket's are absolute). */
+  publicUrl: string;
   secrets: SecretsKey;
   log: FastifyBaseLogger;
   /** Pauses between reads of a card, and while a platform asks to slow down. */
@@ -31,6 +34,10 @@ export interface PublishContext {
 
 /** The largest file a publication reads from storage: a platform's video limit. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** How long a link a platform fetches a picture from stays good: long enough for a slow import. */
+const LINK_SECONDS = 24 * 60 * 60;
+/** The most pictures each platform keeps on a card. */
+const OZON_MAX_IMAGES = 30;
 const MESSAGE_KEYS = new Set<string>(['PUBLISH_ASSET_GONE', 'PUBLISH_STORE_GONE', 'PUBLISH_CARD_MISSING', 'PUBLISH_NOT_APPLIED']);
 
 export function publishHandler(context: PublishContext): JobHandler {
@@ -89,25 +96,35 @@ export function publishHandler(context: PublishContext): JobHandler {
         slot: item.slot,
         bytes: () => (storageKey ? context.storage.get(storageKey, MAX_FILE_BYTES) : Promise.resolve(null)),
       }));
+      const common = { placement: publication.placement as 'main' | 'gallery', mode: publication.mode as 'append' | 'replace', record, wait, pollMs: context.pollMs ?? 2000, applyWithinMs: context.applyWithinMs ?? 60_000 };
       try {
-        const keys = found.keys as StoreKeys<'wildberries'>;
-        const nmId = Number(publication.productId);
-        const exists =
-          Number.isInteger(nmId) &&
-          (await publishToWildberries(
+        let exists: boolean;
+        if (publication.platform === 'ozon') {
+          const keys = found.keys as StoreKeys<'ozon'>;
+          exists = await publishToOzon(
             {
-              base: context.options.wildberriesUrl,
-              token: keys.token,
-              nmId,
-              placement: publication.placement as 'main' | 'gallery',
-              mode: publication.mode as 'append' | 'replace',
-              record,
-              wait,
-              pollMs: context.pollMs ?? 2000,
-              applyWithinMs: context.applyWithinMs ?? 60_000,
+              ...common,
+              base: context.options.ozonUrl,
+              keys: { clientId: keys.client_id, apiKey: keys.api_key },
+              productId: publication.productId,
+              sent: publication.remoteTask ? (JSON.parse(publication.remoteTask) as OzonSent) : null,
+              keep: async (sent) => {
+                await db.update(publications).set({ remoteTask: JSON.stringify(sent) }).where(eq(publications.id, publication.id));
+              },
+              maxImages: OZON_MAX_IMAGES,
             },
-            sending,
-          ));
+            items.map(({ item, storageKey }) => ({
+              position: item.position,
+              status: item.status as 'pending' | 'sent',
+              sentUrl: item.status === 'sent' ? item.remoteUrl : null,
+              url: async () => (storageKey ? new URL(await context.storage.downloadUrl(storageKey, LINK_SECONDS), context.publicUrl).href : null),
+            })),
+          );
+        } else {
+          const keys = found.keys as StoreKeys<'wildberries'>;
+          const nmId = Number(publication.productId);
+          exists = Number.isInteger(nmId) && (await publishToWildberries({ ...common, base: context.options.wildberriesUrl, token: keys.token, nmId }, sending));
+        }
         if (!exists) await failOpen(publication.id, say('PUBLISH_CARD_MISSING', { id: publication.productId }));
       } catch (error) {
         // Keys the platform no longer takes: no retry will help, and the store is marked for new ones.

@@ -27,6 +27,7 @@ CREATE TABLE "publications" (
 	"idempotency_key" text NOT NULL,
 	"request_hash" text NOT NULL,
 	"job_id" bigint,
+	"remote_task" text,
 	"message" text,
 	"locale" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

@@ -67,3 +67,15 @@ export class BadCursor extends Error {
     this.name = 'BadCursor';
   }
 }
+
+/** Calls again while the platform asks to slow down, waiting as long as it asks, a few times over. */
+export async function patiently<T>(wait: (ms: number) => Promise<void>, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof StoreRefused) || error.refusal !== 'busy' || attempt >= 8) throw error;
+      await wait((error.vars.seconds ?? 1) * 1000);
+    }
+  }
+}

@@ -5,7 +5,7 @@
 // read back until the pictures are on it. The order is then made what the seller asked for (the
 // main picture first, or the others kept or dropped) with /content/v3/media/save, which replaces
 // all of the card's media with the list it is given: the card's own addresses, the video with them.
-import { answerText, StoreRefused, storeFetch } from './store';
+import { answerText, patiently, storeFetch } from './store';
 import { wildberriesCall, wildberriesRefusal } from './wildberries';
 
 export interface CardMediaNow {
@@ -65,18 +65,6 @@ export async function cardMedia(base: string, token: string, nmId: number): Prom
   return { photos: (card.photos ?? []).map((photo) => photo.big ?? '').filter(Boolean), video: card.video ?? null, updatedAt: card.updatedAt };
 }
 
-/** A platform asking to slow down is waited for, as long as it asks, a few times. */
-async function patiently<T>(context: Pick<SendContext, 'wait'>, call: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!(error instanceof StoreRefused) || error.refusal !== 'busy' || attempt >= 8) throw error;
-      await context.wait((error.vars.seconds ?? 1) * 1000);
-    }
-  }
-}
-
 /** Uploads one file to its number; a refusal of the file itself is the item's, anything else the job's. */
 async function upload(context: SendContext, bytes: Buffer, number: number): Promise<string | null> {
   const form = new FormData();
@@ -99,7 +87,7 @@ async function upload(context: SendContext, bytes: Buffer, number: number): Prom
 async function until(context: SendContext, ready: (media: CardMediaNow) => boolean, what: string): Promise<CardMediaNow> {
   const deadline = Date.now() + context.applyWithinMs;
   for (;;) {
-    const media = await patiently(context, () => cardMedia(context.base, context.token, context.nmId));
+    const media = await patiently(context.wait, () => cardMedia(context.base, context.token, context.nmId));
     if (!media) throw new NotAppliedYet(`${what} (the card is gone)`);
     if (ready(media)) return media;
     if (Date.now() >= deadline) throw new NotAppliedYet(what);
@@ -112,7 +100,7 @@ async function until(context: SendContext, ready: (media: CardMediaNow) => boole
  * not exist (the caller fails the items); throws to be tried again later.
  */
 export async function publishToWildberries(context: SendContext, items: SendItem[]): Promise<boolean> {
-  const start = await patiently(context, () => cardMedia(context.base, context.token, context.nmId));
+  const start = await patiently(context.wait, () => cardMedia(context.base, context.token, context.nmId));
   if (!start) return false;
   const images = items.filter((item) => item.kind === 'image').sort((a, b) => a.position - b.position);
   // Numbers after the card's pictures, fixed once: the first run's count is where ours begin.
@@ -144,7 +132,7 @@ export async function publishToWildberries(context: SendContext, items: SendItem
       await context.record(item.position, { status: 'failed', message: 'PUBLISH_ASSET_GONE' });
       continue;
     }
-    const refused = await patiently(context, () => upload(context, bytes, item.slot!));
+    const refused = await patiently(context.wait, () => upload(context, bytes, item.slot!));
     if (refused) {
       await context.record(item.position, { status: 'failed', message: refused });
       continue;
@@ -166,7 +154,7 @@ export async function publishToWildberries(context: SendContext, items: SendItem
   const desired = context.mode === 'replace' ? theirs : context.placement === 'main' ? [...theirs, ...others] : [...others, ...theirs];
   let final = uploaded;
   if (desired.join('\n') !== uploaded.photos.join('\n')) {
-    await patiently(context, () =>
+    await patiently(context.wait, () =>
       wildberriesCall(context.base, context.token, '/content/v3/media/save', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
