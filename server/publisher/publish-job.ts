@@ -4,6 +4,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_LOCALE, isLocale } from '../../contract/locales';
+import { MEDIA_RULES } from '../../contract/publisher';
 import type { PublisherOptions } from '../config/env';
 import type { Database } from '../db/client';
 import { assets } from '../db/schema';
@@ -14,6 +15,7 @@ import type { ObjectStorage } from '../storage/storage';
 import { storeConnectionsOf, type StoreKeys } from './connections';
 import { PLATFORM_NAMES } from './publications';
 import { StoreRefused } from './platforms/store';
+import { publishToAmazon, type AmazonLayout } from './platforms/amazon-publish';
 import { publishToOzon, type OzonSent } from './platforms/ozon-publish';
 import { publishToWildberries, type SendItem } from './platforms/wildberries-publish';
 import type { SecretsKey } from './secrets';
@@ -96,6 +98,13 @@ export function publishHandler(context: PublishContext): JobHandler {
         slot: item.slot,
         bytes: () => (storageKey ? context.storage.get(storageKey, MAX_FILE_BYTES) : Promise.resolve(null)),
       }));
+      // For the platforms that fetch pictures: each item's link, the one it was sent as once sent.
+      const linked = items.map(({ item, storageKey }) => ({
+        position: item.position,
+        status: item.status as 'pending' | 'sent',
+        sentUrl: item.status === 'sent' ? item.remoteUrl : null,
+        url: async () => (storageKey ? new URL(await context.storage.downloadUrl(storageKey, LINK_SECONDS), context.publicUrl).href : null),
+      }));
       const common = { placement: publication.placement as 'main' | 'gallery', mode: publication.mode as 'append' | 'replace', record, wait, pollMs: context.pollMs ?? 2000, applyWithinMs: context.applyWithinMs ?? 60_000 };
       try {
         let exists: boolean;
@@ -113,12 +122,22 @@ export function publishHandler(context: PublishContext): JobHandler {
               },
               maxImages: OZON_MAX_IMAGES,
             },
-            items.map(({ item, storageKey }) => ({
-              position: item.position,
-              status: item.status as 'pending' | 'sent',
-              sentUrl: item.status === 'sent' ? item.remoteUrl : null,
-              url: async () => (storageKey ? new URL(await context.storage.downloadUrl(storageKey, LINK_SECONDS), context.publicUrl).href : null),
-            })),
+            linked,
+          );
+        } else if (publication.platform === 'amazon') {
+          exists = await publishToAmazon(
+            {
+              ...common,
+              options: context.options,
+              keys: found.keys as StoreKeys<'amazon'>,
+              sku: publication.productId,
+              layout: publication.remoteTask ? (JSON.parse(publication.remoteTask) as AmazonLayout) : null,
+              keep: async (layout) => {
+                await db.update(publications).set({ remoteTask: JSON.stringify(layout) }).where(eq(publications.id, publication.id));
+              },
+              tooMany: say('PUBLISH_TOO_MANY', { count: MEDIA_RULES.amazon.maxImages }),
+            },
+            linked,
           );
         } else {
           const keys = found.keys as StoreKeys<'wildberries'>;

@@ -2,13 +2,14 @@
 // the signed link this server gives (so the server listens on its PUBLIC_URL here): added after the
 // product's pictures or replacing them, a picture Ozon refuses named with its words, an import that
 // finishes late, and a second run that asks about the same import rather than sending again.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { assets } from '../../server/db/schema';
-import { createTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
+import { listeningTestApp } from '../support/listening-app';
 import { signedInSeller } from '../support/sellers';
+import { publicationEnded } from '../support/publications';
 import { createAsset, uploadEditFile } from '../support/edits';
 import { startFakeOzon } from '../support/fakes/ozon';
 
@@ -16,22 +17,9 @@ let t: TestApp;
 let ozon: Awaited<ReturnType<typeof startFakeOzon>>;
 let seller: { token: string; id: string };
 
-/** A port nobody listens on yet: the server's PUBLIC_URL must name it before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
-
 beforeAll(async () => {
   ozon = await startFakeOzon();
-  const port = await freePort();
-  t = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}`, OZON_API_URL: ozon.origin });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  t = await listeningTestApp({ OZON_API_URL: ozon.origin });
   seller = await signedInSeller(t, 'oksana');
 }, 60_000);
 afterAll(async () => {
@@ -59,15 +47,7 @@ async function product(pictures: number) {
 
 const publish = (payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/publisher/publish', headers: { ...auth, 'idempotency-key': `ozon-publish-${(keys += 1)}` }, payload });
 
-async function ended(id: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const answer = (await t.app.inject({ method: 'GET', url: `/api/v1/publisher/publish/${id}`, headers: auth })).json().data;
-    if (['done', 'partial', 'failed'].includes(answer.status)) return answer as { status: string; items: { status: string; message: string | null; remote_url: string | null }[] };
-    if (Date.now() > deadline) throw new Error(`publication ${id} still ${answer.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const ended = (id: string) => publicationEnded(t, auth, id);
 
 /** A product's pictures as a buyer sees them: the main one, then the others. */
 function pictures(clientId: string): string[] {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
+import { publicationEnded } from '../support/publications';
 import { createAsset, uploadEditFile } from '../support/edits';
 import { startFakeWildberries } from '../support/fakes/wildberries';
 
@@ -49,15 +50,7 @@ function publish(name: string, payload: object, key = `publish-${(keys += 1)}-ke
 }
 
 /** The publication once its job has ended (a bound sized for a busy machine). */
-async function ended(name: string, id: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const answer = (await t.app.inject({ method: 'GET', url: `/api/v1/publisher/publish/${id}`, headers: auth(name) })).json().data;
-    if (['done', 'partial', 'failed'].includes(answer.status)) return answer as { status: string; items: { position: number; status: string; message: string | null; remote_url: string | null }[] };
-    if (Date.now() > deadline) throw new Error(`publication ${id} still ${answer.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const ended = (name: string, id: string) => publicationEnded(t, auth(name), id);
 
 /** The card's pictures as colours (their first pixel), in order. */
 async function colours(token: string): Promise<number[]> {

@@ -20,7 +20,7 @@ import { loadSecretsKey, SecretDamaged, SecretsKeyMismatch } from '../../publish
 /** Publications one seller may start in an hour. */
 const PUBLISHES_PER_HOUR = { max: 120, windowMs: 60 * 60 * 1000 };
 /** The platforms publishing reaches so far; the others' stores can be connected and browsed. */
-const PUBLISHING = new Set<Platform>(['wildberries', 'ozon']);
+const PUBLISHING = new Set<Platform>(['wildberries', 'ozon', 'amazon']);
 const PUBLICATIONS_PAGE_SIZE = 10;
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
