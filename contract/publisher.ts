@@ -71,18 +71,21 @@ export interface MediaRules {
   needsPublicUrl: boolean;
 }
 
+/** Wildberries' rules: the demo store plays by them too. */
+const WILDBERRIES_RULES: MediaRules = {
+  maxImages: 30,
+  minWidth: 700,
+  minHeight: 900,
+  maxImageBytes: 32 * 1024 * 1024,
+  formats: ['jpeg', 'png', 'webp'],
+  maxVideoBytes: 50 * 1024 * 1024,
+  replacesAll: true,
+  whiteMain: false,
+  needsPublicUrl: false,
+};
+
 export const MEDIA_RULES: Record<Platform, MediaRules> = {
-  wildberries: {
-    maxImages: 30,
-    minWidth: 700,
-    minHeight: 900,
-    maxImageBytes: 32 * 1024 * 1024,
-    formats: ['jpeg', 'png', 'webp'],
-    maxVideoBytes: 50 * 1024 * 1024,
-    replacesAll: true,
-    whiteMain: false,
-    needsPublicUrl: false,
-  },
+  wildberries: WILDBERRIES_RULES,
   ozon: {
     maxImages: 30,
     minWidth: 200,
@@ -105,17 +108,7 @@ export const MEDIA_RULES: Record<Platform, MediaRules> = {
     whiteMain: true,
     needsPublicUrl: true,
   },
-  demo: {
-    maxImages: 30,
-    minWidth: 700,
-    minHeight: 900,
-    maxImageBytes: 32 * 1024 * 1024,
-    formats: ['jpeg', 'png', 'webp'],
-    maxVideoBytes: 50 * 1024 * 1024,
-    replacesAll: true,
-    whiteMain: false,
-    needsPublicUrl: false,
-  },
+  demo: WILDBERRIES_RULES,
 };
 
 export const connectionSchema = z.object({
@@ -213,3 +206,13 @@ export const publicationSchema = z.object({
   items: z.array(publicationItemSchema),
 });
 export type Publication = z.infer<typeof publicationSchema>;
+
+/** On the seller's event stream when a publication ends: how many of its pictures are on the card. */
+export const publicationEventSchema = z.object({
+  type: z.literal('publication_updated'),
+  publication_id: z.uuid(),
+  status: z.enum(['done', 'partial', 'failed']),
+  applied: z.number().int(),
+  failed: z.number().int(),
+});
+export type PublicationEvent = z.infer<typeof publicationEventSchema>;

@@ -11,6 +11,7 @@ import {
 import type { Config } from './config/env';
 import type { DatabaseHandle } from './db/client';
 import { createLedger, type Ledger } from './ledger/ledger';
+import { loadSecretsKey, type SecretsKey } from './publisher/secrets';
 import { withSafeRequests } from './lib/log';
 import { localePlugin } from './plugins/locale';
 import { errorsPlugin, sendRouteNotFound } from './plugins/errors';
@@ -46,6 +47,8 @@ declare module 'fastify' {
     database: DatabaseHandle;
     config: Config;
     ledger: Ledger;
+    /** The key store keys are sealed with (SECRETS_KEY, or the data directory's key file), read once. */
+    secretsKey: SecretsKey;
   }
 }
 
@@ -70,6 +73,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('ledger', createLedger(database.db));
+  app.decorate('secretsKey', loadSecretsKey(config.publisher.secretsKey, config.dataDir));
   // The app closes the database it was given. onClose hooks run in reverse order of
   // registration: registered first, this runs last, once the job runner has stopped.
   app.addHook('onClose', () => database.close());

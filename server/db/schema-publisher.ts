@@ -115,3 +115,24 @@ export const publicationItems = pgTable(
     check('publication_items_kind_known', sql`${t.kind} IN ('image', 'video')`),
   ],
 );
+
+/**
+ * A product card of the demo store this server plays (DEMO_STORE): a seller who connects it gets
+ * a few cards to try publishing on, with no marketplace keys. Its media are the card's own copies
+ * in storage, pictures in order and then at most one video, as JSON `[{kind, key}]`.
+ */
+export const demoStoreCards = pgTable(
+  'demo_store_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    article: text('article').notNull(),
+    title: text('title').notNull(),
+    media: text('media').notNull().default('[]'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('demo_store_cards_user_idx').on(t.userId, t.createdAt)],
+);

@@ -95,3 +95,21 @@ export function subscriptionMail(
     html: page([`<p>${escapeHtml(hello)}</p>`, `<p>${escapeHtml(body)}</p>`, button(link, open)]),
   };
 }
+
+/** A publication ended: how many of the pictures went on the card, and where to see each one's fate. */
+export function publicationFinishedMail(
+  locale: Locale,
+  username: string,
+  outcome: { status: 'done' | 'partial' | 'failed'; applied: number; failed: number; platform: string; product: string },
+  link: string,
+): Rendered {
+  const vars = { platform: outcome.platform, product: outcome.product, applied: outcome.applied, failed: outcome.failed };
+  const hello = text(locale, 'mail.hello', { name: username });
+  const body = text(locale, `mail.publication.body.${outcome.status}`, vars);
+  const open = text(locale, 'mail.publication.open');
+  return {
+    subject: text(locale, `mail.publication.subject.${outcome.status}`, vars),
+    text: [hello, '', body, '', `${open}: ${link}`, '', 'SoleStudio'].join('\n'),
+    html: page([`<p>${escapeHtml(hello)}</p>`, `<p>${escapeHtml(body)}</p>`, button(link, open)]),
+  };
+}

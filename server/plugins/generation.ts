@@ -16,13 +16,15 @@ import type { EngineSupport } from '../content/catalogue';
 import { generateHandler } from '../content/pipeline';
 import type { TaskRow } from '../content/tasks';
 import { JobRunner } from '../jobs/runner';
-import { publishHandler } from '../publisher/publish-job';
-import { loadSecretsKey } from '../publisher/secrets';
+import { publishHandler, type FinishedPublication } from '../publisher/publish-job';
+import { PLATFORM_NAMES } from '../publisher/publications';
+import type { PublicationEvent } from '../../contract/publisher';
+import { translate } from '../lib/i18n';
 import { studioEngine } from '../studio/engine';
 import { locateFfmpeg } from '../studio/video';
 import { remoteEngine } from '../content/remote';
 import { comfyuiEngine } from '../content/comfyui';
-import { taskFinishedMail } from '../mail/templates';
+import { publicationFinishedMail, taskFinishedMail } from '../mail/templates';
 
 export interface Generation {
   support: EngineSupport;
@@ -43,6 +45,8 @@ declare module 'fastify' {
 const POLL_MS = 1500;
 /** The PostgreSQL NOTIFY channel of finished tasks; the payload is `<seller id> <task id>`. */
 export const TASK_EVENTS_CHANNEL = 'solestudio_task_events';
+/** The NOTIFY channel of ended publications; the payload is `<seller id> <event JSON>`. */
+const PUBLICATION_EVENTS_CHANNEL = 'solestudio_publication_events';
 
 export const generationPlugin = fp(
   async (app: FastifyInstance) => {
@@ -101,8 +105,20 @@ export const generationPlugin = fp(
     // Notices sent while the connection was down are lost: read what finished meanwhile.
     const resume = (droppedAt: Date) => void emitFinished(gt(tasks.finishedAt, new Date(droppedAt.getTime() - 1000))).catch(warn);
 
+    // Ended publications carry all they say in the notice: a node with the seller's stream passes it on.
+    let stopHearingPublications: (() => Promise<void>) | undefined;
+    const hearPublication = (payload: string) => {
+      const space = payload.indexOf(' ');
+      const userId = payload.slice(0, space);
+      if (space < 0 || events.listenerCount(userId) === 0) return;
+      events.emit(userId, JSON.parse(payload.slice(space + 1)) as PublicationEvent);
+    };
+
     events.on('newListener', () => {
-      if (listen) stopListening ??= listen(TASK_EVENTS_CHANNEL, hear, resume);
+      if (listen) {
+        stopListening ??= listen(TASK_EVENTS_CHANNEL, hear, resume);
+        stopHearingPublications ??= listen(PUBLICATION_EVENTS_CHANNEL, hearPublication, () => {});
+      }
       else if (!streams()) {
         // The first stream starts the clock: only tasks that finish from now on are announced.
         since = new Date(Date.now() - 1000);
@@ -117,6 +133,22 @@ export const generationPlugin = fp(
       if (!user || task.status === 'pending' || task.status === 'processing') return;
       const locale = isLocale(task.locale) ? task.locale : DEFAULT_LOCALE;
       const mail = taskFinishedMail(locale, user.username, { status: task.status, failureType: task.failureType }, `${config.publicUrl}/task/history`);
+      app.sendMailLater({ to: user.email, ...mail });
+    };
+
+    const announcePublication = async (ended: FinishedPublication) => {
+      const event: PublicationEvent = { type: 'publication_updated', publication_id: ended.id, status: ended.status, applied: ended.applied, failed: ended.failed };
+      if (listen) await db.execute(sql`SELECT pg_notify(${PUBLICATION_EVENTS_CHANNEL}, ${`${ended.userId} ${JSON.stringify(event)}`})`);
+      else events.emit(ended.userId, event);
+      const [user] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, ended.userId));
+      if (!user) return;
+      const locale = isLocale(ended.locale) ? ended.locale : DEFAULT_LOCALE;
+      const mail = publicationFinishedMail(
+        locale,
+        user.username,
+        { ...ended, platform: translate(locale, PLATFORM_NAMES[ended.platform]), product: ended.productTitle || ended.productArticle },
+        `${config.publicUrl}/stores`,
+      );
       app.sendMailLater({ to: user.email, ...mail });
     };
 
@@ -144,8 +176,9 @@ export const generationPlugin = fp(
               storage: app.storage,
               options: config.publisher,
               publicUrl: config.publicUrl,
-              secrets: loadSecretsKey(config.publisher.secretsKey, config.dataDir),
+              secrets: app.secretsKey,
               log: app.log,
+              finished: (ended) => void announcePublication(ended).catch((error: unknown) => app.log.error({ err: error }, 'announcing a publication failed')),
             }),
           },
         })
@@ -162,6 +195,7 @@ export const generationPlugin = fp(
     app.addHook('onClose', async () => {
       clearTimeout(polling);
       await stopListening?.();
+      await stopHearingPublications?.();
       await runner?.stop();
     });
   },

@@ -4,7 +4,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_LOCALE, isLocale } from '../../contract/locales';
-import { MEDIA_RULES } from '../../contract/publisher';
+import { MEDIA_RULES, type Platform } from '../../contract/publisher';
 import type { PublisherOptions } from '../config/env';
 import type { Database } from '../db/client';
 import { assets } from '../db/schema';
@@ -15,6 +15,7 @@ import type { ObjectStorage } from '../storage/storage';
 import { storeConnectionsOf, type StoreKeys } from './connections';
 import { PLATFORM_NAMES } from './publications';
 import { StoreRefused } from './platforms/store';
+import { demoStoreOf } from './platforms/demo';
 import { publishToAmazon, type AmazonLayout } from './platforms/amazon-publish';
 import { publishToOzon, type OzonSent } from './platforms/ozon-publish';
 import { publishToWildberries, type SendItem } from './platforms/wildberries-publish';
@@ -32,6 +33,21 @@ export interface PublishContext {
   wait?: (ms: number) => Promise<void>;
   pollMs?: number;
   applyWithinMs?: number;
+  /** A publication ended (announced to the seller's streams, and by mail). */
+  finished?: (publication: FinishedPublication) => void;
+}
+
+/** A publication as it ended: enough to tell the seller how it went. */
+export interface FinishedPublication {
+  id: string;
+  userId: string;
+  platform: Platform;
+  productTitle: string;
+  productArticle: string;
+  status: 'done' | 'partial' | 'failed';
+  applied: number;
+  failed: number;
+  locale: string;
 }
 
 /** The largest file a publication reads from storage: a platform's video limit. */
@@ -40,6 +56,8 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const LINK_SECONDS = 24 * 60 * 60;
 /** The most pictures each platform keeps on a card. */
 const OZON_MAX_IMAGES = 30;
+/** A demo card's id: anything else names no card (and could not be compared with one). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MESSAGE_KEYS = new Set<string>(['PUBLISH_ASSET_GONE', 'PUBLISH_STORE_GONE', 'PUBLISH_CARD_MISSING', 'PUBLISH_NOT_APPLIED']);
 
 export function publishHandler(context: PublishContext): JobHandler {
@@ -57,7 +75,20 @@ export function publishHandler(context: PublishContext): JobHandler {
     const items = await db.select({ status: publicationItems.status }).from(publicationItems).where(eq(publicationItems.publicationId, id));
     const applied = items.filter((item) => item.status === 'applied').length;
     const status = applied === items.length ? 'done' : applied > 0 ? 'partial' : 'failed';
-    await db.update(publications).set({ status, message, finishedAt: new Date() }).where(eq(publications.id, id));
+    const [row] = await db.update(publications).set({ status, message, finishedAt: new Date() }).where(eq(publications.id, id)).returning();
+    if (row && context.finished) {
+      context.finished({
+        id,
+        userId: row.userId,
+        platform: row.platform as Platform,
+        productTitle: row.productTitle,
+        productArticle: row.productArticle,
+        status,
+        applied,
+        failed: items.length - applied,
+        locale: row.locale,
+      });
+    }
   };
 
   const failOpen = async (id: string, message: string) => {
@@ -139,6 +170,13 @@ export function publishHandler(context: PublishContext): JobHandler {
             },
             linked,
           );
+        } else if (publication.platform === 'demo') {
+          exists =
+            UUID.test(publication.productId) &&
+            (await demoStoreOf(db, context.storage).publish(
+              { ...common, userId: publication.userId, cardId: publication.productId, publicationId: publication.id },
+              sending.map((item, index) => ({ ...item, source: items[index]!.storageKey })),
+            ));
         } else {
           const keys = found.keys as StoreKeys<'wildberries'>;
           const nmId = Number(publication.productId);

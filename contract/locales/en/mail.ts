@@ -39,6 +39,19 @@ const mail: Translated<typeof ru, 'en'> = {
         refunded: 'You paid a checkout that had been replaced while another plan of yours was active, so the payment was refunded in full and that second subscription ended. Your current plan is unchanged.',
       },
     },
+    publication: {
+      subject: {
+        done: 'Your pictures are on the {{platform}} card',
+        partial: 'Some of your pictures are on the {{platform}} card',
+        failed: 'Your pictures did not reach the {{platform}} card',
+      },
+      body: {
+        done: 'All {{applied}} of your results are on the “{{product}}” card on {{platform}}.',
+        partial: 'On the “{{product}}” card on {{platform}}: {{applied}}. Not placed: {{failed}} — the reasons and a retry button are under Stores.',
+        failed: 'None of your results reached the “{{product}}” card on {{platform}}. The reasons and a retry button are under Stores.',
+      },
+      open: 'Open Stores',
+    },
     task: {
       subject: {
         completed: 'Your content is ready',

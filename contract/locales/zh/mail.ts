@@ -39,6 +39,19 @@ const mail: Translated<typeof ru, 'zh'> = {
         refunded: '您支付了一个已被替换的订阅结算，而您已有生效的套餐，因此该付款已全额退还，第二个订阅已结束。您当前的套餐不变。',
       },
     },
+    publication: {
+      subject: {
+        done: '图片已上架到 {{platform}} 商品卡',
+        partial: '部分图片已上架到 {{platform}} 商品卡',
+        failed: '图片未能上架到 {{platform}} 商品卡',
+      },
+      body: {
+        done: '全部 {{applied}} 个结果已出现在 {{platform}} 的“{{product}}”商品卡上。',
+        partial: '{{platform}} 的“{{product}}”商品卡上已有 {{applied}} 个；未成功 {{failed}} 个——原因和重试按钮见“店铺”。',
+        failed: '没有结果上架到 {{platform}} 的“{{product}}”商品卡。原因和重试按钮见“店铺”。',
+      },
+      open: '打开“店铺”',
+    },
     task: {
       subject: {
         completed: '您的内容已生成',

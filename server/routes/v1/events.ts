@@ -1,6 +1,7 @@
 // GET /api/v1/events?ticket=…: the seller's task and wallet events as server-sent events (SPEC §4
 // notifications). A comment every 25 s keeps proxies from closing an idle stream. Open streams
 // are ended when the app closes (preClose: the HTTP server waits for them before it can close).
+import type { PublicationEvent } from '../../../contract/publisher';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { text } from '../../../contract/text';
@@ -55,7 +56,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         'x-request-id': request.id,
       });
       raw.write('retry: 5000\n: connected\n\n');
-      const send = (event: TaskEvent | WalletEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      const send = (event: TaskEvent | WalletEvent | PublicationEvent) => raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       app.generation.events.on(userId, send);
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       const end = () => {

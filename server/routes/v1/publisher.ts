@@ -13,14 +13,13 @@ import { currentUser } from '../../plugins/auth';
 import { storeConnectionsOf } from '../../publisher/connections';
 import { PLATFORM_NAMES, PublicationConflict, publicationsOf } from '../../publisher/publications';
 import { checkKeys, listProducts } from '../../publisher/platforms';
+import { demoStoreOf } from '../../publisher/platforms/demo';
 import { BadCursor, REFUSALS, StoreRefused } from '../../publisher/platforms/store';
 import { isPublicUrl } from '../../publisher/public-url';
-import { loadSecretsKey, SecretDamaged, SecretsKeyMismatch } from '../../publisher/secrets';
+import { SecretDamaged, SecretsKeyMismatch } from '../../publisher/secrets';
 
 /** Publications one seller may start in an hour. */
 const PUBLISHES_PER_HOUR = { max: 120, windowMs: 60 * 60 * 1000 };
-/** The platforms publishing reaches so far; the others' stores can be connected and browsed. */
-const PUBLISHING = new Set<Platform>(['wildberries', 'ozon', 'amazon']);
 const PUBLICATIONS_PAGE_SIZE = 10;
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -40,7 +39,7 @@ const KEY_PLACES: Record<Platform, MessageKey> = {
 const REFUSAL_STATUS = { wrong: 422, expired: 422, scope: 422, unreachable: 502, busy: 429 } as const;
 
 const idParams = z.object({ id: z.uuid() });
-const productsParams = z.object({ platform: z.enum(['wildberries', 'ozon', 'amazon']) });
+const productsParams = z.object({ platform: z.enum(PLATFORMS) });
 const productsQuery = z.object({
   connection: z.uuid(),
   q: z.string().trim().max(200).default(''),
@@ -61,9 +60,12 @@ function refusalError(error: StoreRefused, platform: Platform, locale: string): 
 
 export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
   const options = app.config.publisher;
-  const connections = storeConnectionsOf(app.database.db, loadSecretsKey(options.secretsKey, app.config.dataDir));
+  const connections = storeConnectionsOf(app.database.db, app.secretsKey);
   const published = publicationsOf(app.database.db);
   const offered = PLATFORMS.filter((platform) => platform !== 'demo' || options.demoStore);
+  /** Where a publication can go: a demo connection left from when the demo was on goes nowhere. */
+  const publishing = new Set<Platform>(offered);
+  const demo = demoStoreOf(app.database.db, app.storage);
   const publicUrl = isPublicUrl(app.config.publicUrl);
 
   app.get(
@@ -125,6 +127,7 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
         throw refusalError(error, platform, request.locale);
       }
       const connection = await connections.keep(user.id, request.body, account);
+      if (platform === 'demo') await demo.seed(user.id, request.locale);
       return reply.code(201).send({ code: 201, message: translate(request.locale, 'STORE_CONNECTED', { account: connection.account_name }), data: connection });
     },
   );
@@ -173,7 +176,7 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!found || found.connection.platform !== platform) throw new HttpError(404, 'STORE_NOT_FOUND', 'STORE_NOT_FOUND');
       try {
-        const data = await listProducts(options, platform, found.keys, q, cursor ?? null);
+        const data = platform === 'demo' ? await demo.products(currentUser(request).user.id, q, cursor ?? null) : await listProducts(options, platform, found.keys, q, cursor ?? null);
         return { code: 200, message: translate(request.locale, 'OK'), data };
       } catch (error) {
         if (error instanceof BadCursor) throw new HttpError(400, 'VALIDATION_FAILED', 'VALIDATION_FAILED', { fields: 'cursor' });
@@ -206,7 +209,7 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.limit(`publisher-publish:user:${userId}`, PUBLISHES_PER_HOUR);
       let started;
       try {
-        started = await published.start(userId, key.data, request.body, request.locale, PUBLISHING);
+        started = await published.start(userId, key.data, request.body, request.locale, publishing);
       } catch (error) {
         if (error instanceof PublicationConflict) throw new HttpError(409, 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_MISMATCH');
         throw error;

@@ -1,0 +1,187 @@
+// The demo store the server plays itself (DEMO_STORE): connected with no keys, it gives the seller
+// three labelled cards; results published to one go on it as on Wildberries (after the others,
+// first, or in their place, the video with them), each confirmed, the seller told on the event
+// stream and by mail; the same pictures sent twice are on the card once.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { eq } from 'drizzle-orm';
+import { assets } from '../../server/db/schema';
+import { demoStoreCards } from '../../server/db/schema-publisher';
+import { demoStoreOf } from '../../server/publisher/platforms/demo';
+import type { StoreProduct } from '../../contract/publisher';
+import { listeningTestApp } from '../support/listening-app';
+import type { TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+import { publicationEnded } from '../support/publications';
+import { createAsset, uploadEditFile } from '../support/edits';
+import { waitForMail } from '../support/outbox';
+
+let t: TestApp;
+const sellers: Record<string, { token: string; id: string }> = {};
+
+beforeAll(async () => {
+  t = await listeningTestApp({ DEMO_STORE: 'true' });
+  for (const name of ['dasha', 'denis']) sellers[name] = await signedInSeller(t, name);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const auth = (name: string) => ({ authorization: `Bearer ${sellers[name]!.token}`, 'accept-language': 'en' });
+
+async function picture(name: string, hue: number): Promise<string> {
+  const jpeg = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: hue, g: 255 - hue, b: 128 } } }).jpeg().toBuffer();
+  const upload = await uploadEditFile(t, sellers[name]!.token, jpeg, 'image edit');
+  const made = await createAsset(t, sellers[name]!.token, upload.file_key);
+  expect(made.statusCode, made.body).toBe(200);
+  return made.json().data[0].id as string;
+}
+
+/** A video result, as a CREATIVE_VIDEO task leaves one. */
+async function video(name: string): Promise<string> {
+  const key = `assets/${sellers[name]!.id}/demo-clip.mp4`;
+  await t.app.storage.put(key, Buffer.from('\0\0\0\x18ftypmp42 a short clip'), 'video/mp4');
+  const [row] = await t.app.database.db
+    .insert(assets)
+    .values({ userId: sellers[name]!.id, contentModule: 'CREATIVE_VIDEO', category: 'CREATIVE_VIDEO', storageKey: key, fileType: 'video/mp4', width: 720, height: 1280, byteSize: 24 })
+    .returning({ id: assets.id });
+  return row!.id;
+}
+
+async function cards(name: string, connection: string, q = ''): Promise<StoreProduct[]> {
+  const answer = await t.app.inject({ method: 'GET', url: `/api/v1/publisher/platforms/demo/products?connection=${connection}&q=${encodeURIComponent(q)}`, headers: auth(name) });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json().data.items;
+}
+
+async function connect(name: string): Promise<string> {
+  const answer = await t.app.inject({ method: 'POST', url: '/api/v1/publisher/auth', headers: auth(name), payload: { platform: 'demo' } });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id;
+}
+
+let keys = 0;
+function publish(name: string, payload: object) {
+  return t.app.inject({ method: 'POST', url: '/api/v1/publisher/publish', headers: { ...auth(name), 'idempotency-key': `demo-publish-${(keys += 1)}` }, payload });
+}
+
+/** The seller's event stream, and the events it has carried so far. */
+async function stream(name: string) {
+  const ticket = (await t.app.inject({ method: 'POST', url: '/api/v1/content/events/ticket', headers: auth(name) })).json().data.ticket as string;
+  const chunks: string[] = [];
+  const address = t.app.config.publicUrl;
+  const request = http.get(`${address}/api/v1/events?ticket=${encodeURIComponent(ticket)}`, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => chunks.push(chunk));
+  });
+  await expect.poll(() => chunks.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  return {
+    events: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>),
+    close: () => request.destroy(),
+  };
+}
+
+describe('the demo store', () => {
+  it('gives a seller who connects it three labelled cards, once, searchable by title or article', async () => {
+    const connection = await connect('dasha');
+    const first = await cards('dasha', connection);
+    expect(first.map((card) => [card.article, card.pictures, card.has_video])).toEqual([
+      ['DEMO-RUN-01', 2, false],
+      ['DEMO-WNT-02', 1, false],
+      ['DEMO-CLS-03', 0, false],
+    ]);
+    expect(first[0]!.title).toBe('Demo: running sneakers');
+    const thumbnail = await fetch(new URL(first[0]!.thumbnail!, t.app.config.publicUrl));
+    expect(thumbnail.status).toBe(200);
+    expect((await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata()).width).toBe(900);
+
+    await connect('dasha');
+    expect(await cards('dasha', connection)).toHaveLength(3);
+    expect((await cards('dasha', connection, 'boots')).map((card) => card.article)).toEqual(['DEMO-WNT-02']);
+    expect((await cards('dasha', connection, 'cls-03')).map((card) => card.article)).toEqual(['DEMO-CLS-03']);
+    expect(await cards('dasha', connection, '100%')).toEqual([]);
+  });
+
+  it('puts pictures after the card’s own and the video with them, and tells the seller on the stream and by mail', async () => {
+    const connection = await connect('denis');
+    const card = (await cards('denis', connection))[0]!;
+    const ids = [await picture('denis', 30), await picture('denis', 220), await video('denis')];
+    const live = await stream('denis');
+    const startedAt = Date.now();
+    try {
+      const answer = await publish('denis', { connection_id: connection, product_id: card.id, product_title: card.title, asset_ids: ids, placement: 'gallery', mode: 'append' });
+      expect(answer.statusCode, answer.body).toBe(201);
+      const id = answer.json().data.id as string;
+      const done = await publicationEnded(t, auth('denis'), id);
+      expect(done.status).toBe('done');
+      expect(done.items.map((item) => item.status)).toEqual(['applied', 'applied', 'applied']);
+      const after = (await cards('denis', connection))[0]!;
+      expect([after.pictures, after.has_video]).toEqual([4, true]);
+      // The card's first picture is still its own; ours are its third and fourth.
+      expect(after.thumbnail!.split('?')[0]).toBe(card.thumbnail!.split('?')[0]);
+      const third = await fetch(new URL(done.items[0]!.remote_url!, t.app.config.publicUrl));
+      const { data } = await sharp(Buffer.from(await third.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+      expect(Math.abs(data[0]! - 30)).toBeLessThanOrEqual(6);
+
+      await expect.poll(() => live.events().find((event) => event.publication_id === id), { timeout: 10_000 }).toEqual({ type: 'publication_updated', publication_id: id, status: 'done', applied: 3, failed: 0 });
+      const mail = await waitForMail(t.dataDir, 'denis@shop.example', { after: startedAt });
+      expect(mail.subject).toBe('Your pictures are on the SoleStudio demo store card');
+      expect(mail.text).toContain('All 3 of your results are on the “Demo: running sneakers” card');
+    } finally {
+      live.close();
+    }
+  });
+
+  it('makes a picture the main one, or puts pictures in place of the card’s', async () => {
+    const connection = await connect('dasha');
+    const [, boots, loafers] = await cards('dasha', connection);
+    const main = await publish('dasha', { connection_id: connection, product_id: boots!.id, asset_ids: [await picture('dasha', 90)], placement: 'main', mode: 'append' });
+    expect((await publicationEnded(t, auth('dasha'), main.json().data.id)).status).toBe('done');
+    const replaced = await publish('dasha', { connection_id: connection, product_id: loafers!.id, asset_ids: [await picture('dasha', 150), await picture('dasha', 200)], placement: 'gallery', mode: 'replace' });
+    expect((await publicationEnded(t, auth('dasha'), replaced.json().data.id)).status).toBe('done');
+
+    const [, mainCard, replacedCard] = await cards('dasha', connection);
+    expect(mainCard!.pictures).toBe(2);
+    const first = await fetch(new URL(mainCard!.thumbnail!, t.app.config.publicUrl));
+    const { data } = await sharp(Buffer.from(await first.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    expect(Math.abs(data[0]! - 90)).toBeLessThanOrEqual(6);
+    expect(replacedCard!.pictures).toBe(2);
+  });
+
+  it('puts pictures sent twice on the card once', async () => {
+    const connection = await connect('dasha');
+    const card = (await cards('dasha', connection))[2]!;
+    const before = card.pictures;
+    const demo = demoStoreOf(t.app.database.db, t.app.storage);
+    const bytes = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    const recorded: string[] = [];
+    const context = {
+      userId: sellers.dasha!.id,
+      cardId: card.id,
+      publicationId: crypto.randomUUID(),
+      placement: 'gallery' as const,
+      mode: 'append' as const,
+      record: async (position: number, fields: { status?: string }) => void recorded.push(`${position}:${fields.status}`),
+    };
+    const item = (status: 'pending' | 'sent') => ({ position: 0, kind: 'image' as const, status, slot: null, source: 'assets/x.jpg', bytes: async () => bytes });
+    expect(await demo.publish(context, [item('pending')])).toBe(true);
+    // The job run again after the copy was made but before it was marked applied.
+    expect(await demo.publish(context, [item('sent')])).toBe(true);
+    const [row] = await t.app.database.db.select().from(demoStoreCards).where(eq(demoStoreCards.id, card.id));
+    expect((JSON.parse(row!.media) as unknown[]).length).toBe(before + 1);
+    expect(recorded).toEqual(['0:sent', '0:applied', '0:applied']);
+    expect(await demo.publish({ ...context, userId: sellers.denis!.id }, [item('pending')])).toBe(false);
+  });
+
+  it('is not found for another seller', async () => {
+    const connection = await connect('dasha');
+    const other = await t.app.inject({ method: 'GET', url: `/api/v1/publisher/platforms/demo/products?connection=${connection}`, headers: auth('denis') });
+    expect(other.statusCode).toBe(404);
+  });
+});
