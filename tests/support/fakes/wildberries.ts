@@ -107,6 +107,7 @@ export async function startFakeWildberries(options: { port?: number; ratePerMinu
   const cardsByNm = new Map<number, Card>();
   const requests: { method: string; path: string; token: string | null; at: number }[] = [];
   const refusals: { nmID: number; reasons: string[]; at: number }[] = [];
+  const limited: number[] = [];
   const buckets = new Map<string, { tokens: number; at: number }>();
   const pings = new Map<string, number[]>();
   const faults: { status: FaultStatus; errorText?: string }[] = [];
@@ -181,12 +182,14 @@ export async function startFakeWildberries(options: { port?: number; ratePerMinu
       }),
     );
   };
-  const tooMany = (response: http.ServerResponse, retry: number, reset: number, limit: number) =>
+  const tooMany = (response: http.ServerResponse, retry: number, reset: number, limit: number) => {
+    limited.push(Date.now());
     problem(response, 429, `limited by ${crypto.randomUUID()}`, {
       'X-Ratelimit-Retry': String(retry),
       'X-Ratelimit-Limit': String(limit),
       'X-Ratelimit-Reset': String(reset),
     });
+  };
 
   /** Takes one request from the seller's bucket: how many are left, or how long to wait. */
   const takeContent = (seller: Seller) => {
@@ -441,6 +444,8 @@ export async function startFakeWildberries(options: { port?: number; ratePerMinu
     },
     /** Every API request received, in order (not the pictures' and videos' downloads). */
     requests: requests as readonly { method: string; path: string; token: string | null; at: number }[],
+    /** When each 429 was answered (the limits, or failNext's), in order. */
+    limited: limited as readonly number[],
     /** Media changes that were accepted (200) but not applied, with why. */
     refusals: refusals as readonly { nmID: number; reasons: string[]; at: number }[],
     /** The next `count` API requests (with a valid token, within the limits) answer this error. */
