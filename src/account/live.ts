@@ -1,7 +1,8 @@
 // What keeps a signed-in app current without reloading (SPEC §4 notifications, §7 "a periodic
 // background call every 60 s"): the wallet and the subscription read every minute while the page
 // is visible and online, the wallet on the wallet-refresh event,
-// and the event stream: tasks that ended, and a balance that moved (a top-up landed). The stream opens with a one-minute, single-use ticket (never the
+// and the event stream: tasks that ended, a balance that moved (a top-up landed), and publications
+// to a store that ended. The stream opens with a one-minute, single-use ticket (never the
 // session token in a URL); when it drops, a fresh ticket reopens it with growing waits.
 import { retryDelayMs } from '../../contract/backoff';
 import { eventTicketSchema, taskEventSchema, type TaskEvent } from '../../contract/content';
@@ -9,7 +10,8 @@ import { okEnvelope } from '../../contract/envelope';
 import { safeParse } from 'zod/v4/core';
 import { showToast } from '../components/toast';
 import { apiRequest } from '../lib/api-client';
-import { announceTaskUpdate, announceWalletUpdate, WALLET_REFRESH_EVENT } from '../lib/app-events';
+import { announcePublicationUpdate, announceTaskUpdate, announceWalletUpdate, WALLET_REFRESH_EVENT } from '../lib/app-events';
+import { publicationEventSchema, type PublicationEvent } from '../../contract/publisher';
 import { walletEventSchema } from '../../contract/billing';
 import { balanceAtom, store } from '../lib/store';
 import { i18next } from '../lib/i18n';
@@ -30,6 +32,12 @@ export function taskEventToast(event: TaskEvent): { message: string; tone: 'succ
   if (event.status === 'partially_completed') return { message: t('events.partially_completed'), tone: 'info' };
   if (event.failure_type === 'manual_rejection') return { message: t('events.manual_rejection'), tone: 'error' };
   return { message: t('events.failed'), tone: 'error' };
+}
+
+/** The toast an ended publication gives. */
+export function publicationEventToast(event: PublicationEvent): { message: string; tone: 'success' | 'info' | 'error' } {
+  const message = i18next.t(`publisher.event.${event.status}`, { applied: event.applied, failed: event.failed });
+  return { message, tone: event.status === 'done' ? 'success' : event.status === 'partial' ? 'info' : 'error' };
 }
 
 function quietly(promise: Promise<unknown>) {
@@ -89,6 +97,13 @@ export function startLive(): () => void {
         // A period paid or lapsed moves the expiry date and perhaps the plan: read both as they now are.
         refresh();
         quietly(refreshSubscription());
+      });
+      stream.addEventListener('publication_updated', (message) => {
+        const parsed = safeParse(publicationEventSchema, JSON.parse((message as MessageEvent<string>).data));
+        if (!parsed.success) return;
+        const toast = publicationEventToast(parsed.data);
+        showToast(toast.message, toast.tone, EVENT_TOAST_MS);
+        announcePublicationUpdate(parsed.data);
       });
       // The ticket was spent on the first connection: the browser's own reconnect would be refused.
       stream.onerror = () => {

@@ -27,6 +27,7 @@ const PAGES: Partial<Record<RouteName, LazyPage<object>>> = {
   task_history: lazyPage(() => import('../features/task-history/TaskHistoryPage')),
   task_retry: lazyPage(() => import('../features/task-retry/TaskRetryPage')),
   material: lazyPage(() => import('../features/material/MaterialPage')),
+  stores: lazyPage(() => import('../features/stores/StoresPage')),
   image_edit: EditorPage,
   editor: EditorPage,
   recharge: lazyPage(() => import('../features/recharge/RechargePage')),

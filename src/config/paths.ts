@@ -31,6 +31,7 @@ export const ROUTES = {
   task: route('task', '/task', true),
   task_history: route('task_history', '/task/history', true),
   material: route('material', '/material', true),
+  stores: route('stores', '/stores', true),
   image_edit: route('image_edit', '/image/edit', true),
   editor: route('editor', '/editor', true),
   subscription: route('subscription', '/subscription', true),

@@ -9,6 +9,7 @@ import {
   logOutOutline,
   mailOutline,
   receiptOutline,
+  storefrontOutline,
   timeOutline,
   walletOutline,
 } from 'ionicons/icons';
@@ -28,6 +29,7 @@ const LINKS = [
   { to: paths.home, icon: gridOutline, label: 'nav.home' },
   { to: paths.task_history, icon: timeOutline, label: 'nav.taskHistory' },
   { to: paths.material, icon: imagesOutline, label: 'nav.materialHistory' },
+  { to: paths.stores, icon: storefrontOutline, label: 'nav.stores' },
   { to: paths.subscription_manage, icon: receiptOutline, label: 'nav.subscriptionManage' },
   { to: paths.consumption_history, icon: walletOutline, label: 'nav.consumptionHistory' },
 ] as const;

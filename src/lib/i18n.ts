@@ -19,6 +19,7 @@ const loaders: Record<Exclude<Locale, 'ru'>, () => Promise<Texts[]>> = {
       import('../../contract/locales/en/history'),
       import('../../contract/locales/en/rules'),
       import('../../contract/locales/en/billing'),
+      import('../../contract/locales/en/publisher'),
     ]),
   zh: () =>
     Promise.all([
@@ -28,6 +29,7 @@ const loaders: Record<Exclude<Locale, 'ru'>, () => Promise<Texts[]>> = {
       import('../../contract/locales/zh/history'),
       import('../../contract/locales/zh/rules'),
       import('../../contract/locales/zh/billing'),
+      import('../../contract/locales/zh/publisher'),
     ]),
 };
 

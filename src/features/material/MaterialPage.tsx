@@ -1,11 +1,12 @@
 // /material (SPEC §2, §4, §5, §8): every result the seller has, a section per category, each a
 // paged grid of eight. Results are selected to be downloaded together as one zip (built and
-// streamed by the server), deleted, edited or made again; any one opens in a preview. Offline,
+// streamed by the server), published onto a product card of a connected store, deleted, edited or
+// made again; any one opens in a preview. Offline,
 // the last loaded pages are shown, marked as such, and refresh when the network returns.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { IonButton } from '@ionic/react';
 import { Spinner } from '../../components/Spinner';
-import { downloadOutline } from 'ionicons/icons';
+import { cloudUploadOutline, downloadOutline } from 'ionicons/icons';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -29,12 +30,16 @@ import { onlineAtom } from '../../lib/store';
 import { MaterialSection, type SectionState } from './MaterialSection';
 import { PendingEdits } from './PendingEdits';
 import { PreviewDialog } from './PreviewDialog';
+import { PublishDialog } from './PublishDialog';
 import { RetryDialog } from './RetryDialog';
 import { StorageUsage } from './StorageUsage';
 import '../../content/lists.css';
 import './material.css';
 
 type Sections<T> = Record<Section, T>;
+
+/** The most results one publication takes (the server's limit). */
+const MAX_PUBLISHED = 30;
 
 const each = <T,>(make: (section: Section) => T) => Object.fromEntries(MATERIAL_SECTIONS.map((s) => [s, make(s)])) as Sections<T>;
 
@@ -62,6 +67,7 @@ export default function MaterialPage() {
   const [retrying, setRetrying] = useState<Asset | null>(null);
   const [deleting, setDeleting] = useState<{ section: Section; assets: Asset[]; busy: boolean } | null>(null);
   const [packing, setPacking] = useState<Packing>(null);
+  const [publishing, setPublishing] = useState<Asset[] | null>(null);
   const [usage, setUsage] = useState<Usage | null>(null);
   const pages = useRef<Sections<number>>(each(() => 1));
   const requests = useRef<Sections<number>>(each(() => 0));
@@ -172,6 +178,13 @@ export default function MaterialPage() {
     }
   };
 
+  const publishSelected = () => {
+    if (chosen.length === 0) return void showToast(t('publisher.publish.nothing'), 'error');
+    if (chosen.length > MAX_PUBLISHED) return void showToast(t('publisher.publish.tooMany'), 'error');
+    if (!online) return void showToast(t('history.material.offlineAction'), 'error');
+    setPublishing(chosen);
+  };
+
   const downloadSingle = async (asset: Asset) => {
     // Opened in a new tab when it cannot be fetched from here (SPEC §8).
     try {
@@ -228,8 +241,12 @@ export default function MaterialPage() {
         <IonButton expand="block" onClick={() => void downloadSelected()} disabled={packing !== null || !online} data-testid="download-selected">
           <Icon icon={downloadOutline} /> {t('history.material.download', { count: chosen.length })}
         </IonButton>
+        <IonButton expand="block" fill="outline" onClick={publishSelected} disabled={!online} data-testid="publish-selected">
+          <Icon icon={cloudUploadOutline} /> {t('publisher.publish.button', { count: chosen.length })}
+        </IonButton>
       </div>
       {preview ? <PreviewDialog asset={preview} onDownload={() => void downloadSingle(preview)} onClose={() => setPreview(null)} /> : null}
+      {publishing ? <PublishDialog assets={publishing} onClose={() => setPublishing(null)} /> : null}
       {retrying ? (
         <RetryDialog
           asset={retrying}

@@ -10,6 +10,7 @@ import { EDIT_RENDER_FAILURES } from '../../../contract/edit-render';
 import { TOOLS } from '../../../src/features/editor/tools';
 import { SHOE_PARAMS } from '../../../contract/materials';
 import { ROUTES } from '../../../src/config/paths';
+import { AMAZON_REGIONS, PLATFORMS, PLATFORM_FIELDS, PUBLICATION_ITEM_STATUSES, PUBLICATION_STATUSES } from '../../../contract/publisher';
 import { COLOUR_NAMES } from '../../../server/studio/palette';
 import { CLIENT_PROVIDERS, ID_TYPES, LEDGER_TYPES, PAYMENT_METHODS, PLAN_INTERVALS, SUBSCRIPTION_STATUSES } from '../../../contract/billing';
 
@@ -52,6 +53,14 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   'history.tasks.note.*': SHOWN_STATUSES,
   'history.material.*': ['edit_size_invalid', 'del_size_invalid', 'retry_size_invalid', 'download_size_invalid'],
   'history.material.sections.*': MATERIAL_SECTIONS,
+  // Stores and publishing: each platform, the keys its form asks for, a publication's and a picture's states.
+  'publisher.platforms.*': PLATFORMS,
+  'publisher.fields.*': [...new Set(Object.values(PLATFORM_FIELDS).flatMap((fields) => fields.map((field) => field.name)))].filter((name) => name !== 'region'),
+  'publisher.regions.*': AMAZON_REGIONS,
+  'publisher.publications.status.*': PUBLICATION_STATUSES,
+  'publisher.publications.item.*': PUBLICATION_ITEM_STATUSES,
+  'publisher.publish.*': ['main', 'gallery', 'append', 'replace', 'tooSmall', 'noVideo', 'format'],
+  'publisher.event.*': ['done', 'partial', 'failed'],
   // The image editor's tools, fonts, alignments and the reasons a logo is refused.
   'history.editor.tools.*': TOOLS,
   'history.editor.text.fonts.*': EDIT_FONTS,
@@ -76,6 +85,8 @@ export const DYNAMIC: Record<string, readonly string[]> = {
   'mail.task.body.*': [...FINISHED, ...FAILURE_TYPES],
   'mail.subscription.subject.*': SUBSCRIPTION_MAILS,
   'mail.subscription.body.*': SUBSCRIPTION_MAILS,
+  'mail.publication.subject.*': ['done', 'partial', 'failed'],
+  'mail.publication.body.*': ['done', 'partial', 'failed'],
   'studio.views.*': SHOE_VIEWS,
   'studio.params.*': ['boot_height', 'heel_height', 'boot_circumference', 'ankle_circumference'],
   'studio.colours.*': COLOUR_NAMES,

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { LOCAL_PROVIDER, ROUTES, legalPath } from '../../../src/config/paths';
 
 const PUBLIC = ['/', '/shoes', '/verify-email', '/contact_us', '/feedback'];
+// SPEC §2's login-required routes, and /stores: where a seller connects the stores the Publisher (§7) publishes to.
 const LOGIN_REQUIRED = [
   '/home',
   '/task/retry',
   '/task',
   '/task/history',
   '/material',
+  '/stores',
   '/image/edit',
   '/editor',
   '/subscription',
