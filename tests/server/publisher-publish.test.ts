@@ -105,6 +105,15 @@ describe('publishing to Wildberries', () => {
     }
   });
 
+  it('replaces the pictures of a full card: its own make room first, as a card holds at most 30', async () => {
+    const shop = await store('galina', 29);
+    const ids = [await result('galina', 20), await result('galina', 110), await result('galina', 220)];
+    const answer = await publish('galina', { connection_id: shop.connection, product_id: String(shop.nmID), asset_ids: ids, placement: 'gallery', mode: 'replace' });
+    const done = await ended('galina', answer.json().data.id);
+    expect(done.items.map((item) => item.status)).toEqual(['applied', 'applied', 'applied']);
+    expect(near(await colours(shop.token), [20, 110, 220])).toBe(true);
+  });
+
   it('names a picture the platform’s rules refuse before sending, and sends the rest', async () => {
     const shop = await store('galina', 0);
     const small = await result('galina', 120, 600, 800);

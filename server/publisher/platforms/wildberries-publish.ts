@@ -5,8 +5,11 @@
 // read back until the pictures are on it. The order is then made what the seller asked for (the
 // main picture first, or the others kept or dropped) with /content/v3/media/save, which replaces
 // all of the card's media with the list it is given: the card's own addresses, the video with them.
-import { answerText, patiently, storeFetch } from './store';
-import { wildberriesCall, wildberriesRefusal } from './wildberries';
+// A video goes first, to number 1, and is confirmed alone by the card changing (its address stays
+// the same when it replaces another). A replace on a full card first makes room for ours.
+import { MEDIA_RULES } from '../../../contract/publisher';
+import { answerText, patiently } from './store';
+import { wildberriesCall, wildberriesFetch, wildberriesRefusal } from './wildberries';
 
 export interface CardMediaNow {
   photos: string[];
@@ -69,9 +72,9 @@ export async function cardMedia(base: string, token: string, nmId: number): Prom
 async function upload(context: SendContext, bytes: Buffer, number: number): Promise<string | null> {
   const form = new FormData();
   form.append('uploadfile', new Blob([new Uint8Array(bytes)]), 'result');
-  const answer = await storeFetch(`${context.base}/content/v3/media/file`, {
+  const answer = await wildberriesFetch(context.base, context.token, '/content/v3/media/file', {
     method: 'POST',
-    headers: { Authorization: context.token, 'X-Nm-Id': String(context.nmId), 'X-Photo-Number': String(number) },
+    headers: { 'X-Nm-Id': String(context.nmId), 'X-Photo-Number': String(number) },
     body: form,
   });
   if (answer.ok) return null;
@@ -81,6 +84,17 @@ async function upload(context: SendContext, bytes: Buffer, number: number): Prom
   }
   // Not the file's fault: the key, the platform's limits or its health, as every other call.
   throw await wildberriesRefusal(answer);
+}
+
+/** Makes the card's media exactly these (WB's media/save replaces them all), the video with them. */
+function save(context: SendContext, photos: string[], video: string | null) {
+  return patiently(context.wait, () =>
+    wildberriesCall(context.base, context.token, '/content/v3/media/save', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nmId: context.nmId, data: [...photos, ...(video ? [video] : [])] }),
+    }),
+  );
 }
 
 /** Reads the card back until `ready` holds, within the context's window. */
@@ -95,16 +109,40 @@ async function until(context: SendContext, ready: (media: CardMediaNow) => boole
   }
 }
 
+/** Sends one file to its number: a refusal of the file is recorded as the item's; true once sent. */
+async function send(context: SendContext, item: SendItem): Promise<boolean> {
+  const bytes = await item.bytes();
+  if (!bytes) {
+    await context.record(item.position, { status: 'failed', message: 'PUBLISH_ASSET_GONE' });
+    return false;
+  }
+  const refused = await patiently(context.wait, () => upload(context, bytes, item.slot!));
+  if (refused) {
+    await context.record(item.position, { status: 'failed', message: refused });
+    return false;
+  }
+  await context.record(item.position, { status: 'sent' });
+  return true;
+}
+
 /**
  * Sends the items still to send and confirms them on the card. Answers false when the card does
  * not exist (the caller fails the items); throws to be tried again later.
  */
 export async function publishToWildberries(context: SendContext, items: SendItem[]): Promise<boolean> {
-  const start = await patiently(context.wait, () => cardMedia(context.base, context.token, context.nmId));
+  let start = await patiently(context.wait, () => cardMedia(context.base, context.token, context.nmId));
   if (!start) return false;
   const images = items.filter((item) => item.kind === 'image').sort((a, b) => a.position - b.position);
-  // Numbers after the card's pictures, fixed once: the first run's count is where ours begin.
   const placed = images.map((item) => item.slot).filter((slot): slot is number => slot !== null);
+  // Replacing: a card holds at most 30 pictures, so the card's own make room for ours first —
+  // those dropped are ones the replace removes anyway.
+  const room = MEDIA_RULES.wildberries.maxImages - images.length;
+  if (context.mode === 'replace' && placed.length === 0 && start.photos.length > room) {
+    const before = start;
+    await save(context, before.photos.slice(0, room), before.video);
+    start = await until(context, (media) => media.photos.length === room && media.updatedAt !== before.updatedAt, 'room for the pictures');
+  }
+  // Numbers after the card's pictures, fixed once: the first run's count is where ours begin.
   let next = placed.length > 0 ? Math.max(...placed) + 1 : start.photos.length + 1;
   for (const item of images) {
     if (item.slot === null) {
@@ -113,39 +151,38 @@ export async function publishToWildberries(context: SendContext, items: SendItem
       await context.record(item.position, { slot: item.slot });
     }
   }
+
+  // The video first, and confirmed alone: a card's video keeps its address when it is replaced,
+  // so only the card changing after the upload shows ours is there. A second run sends it again
+  // (it replaces itself), as it cannot be told from the video it replaced.
   const video = items.find((item) => item.kind === 'video');
-  if (video && video.slot === null) {
-    video.slot = 1;
-    await context.record(video.position, { slot: 1 });
+  let film: SendItem | null = null;
+  if (video) {
+    if (video.slot === null) {
+      video.slot = 1;
+      await context.record(video.position, { slot: 1 });
+    }
+    if (await send(context, video)) {
+      const before = start;
+      start = await until(context, (media) => media.video !== null && media.updatedAt !== before.updatedAt, 'the uploaded video');
+      film = video;
+    }
   }
 
   const sent: SendItem[] = [];
-  for (const item of [...images, ...(video ? [video] : [])]) {
+  for (const item of images) {
     // Sent before and on the card already: not sent again.
-    const there = item.kind === 'image' ? start.photos.length >= item.slot! : start.video !== null;
-    if (item.status === 'sent' && there) {
-      sent.push(item);
-      continue;
-    }
-    const bytes = await item.bytes();
-    if (!bytes) {
-      await context.record(item.position, { status: 'failed', message: 'PUBLISH_ASSET_GONE' });
-      continue;
-    }
-    const refused = await patiently(context.wait, () => upload(context, bytes, item.slot!));
-    if (refused) {
-      await context.record(item.position, { status: 'failed', message: refused });
-      continue;
-    }
-    await context.record(item.position, { status: 'sent' });
-    sent.push(item);
+    if (item.status === 'sent' && start.photos.length >= item.slot!) sent.push(item);
+    else if (await send(context, item)) sent.push(item);
   }
-  if (sent.length === 0) return true;
+  if (sent.length === 0) {
+    if (film) await context.record(film.position, { status: 'applied', remoteUrl: start.video });
+    return true;
+  }
 
-  const ours = sent.filter((item) => item.kind === 'image').sort((a, b) => a.slot! - b.slot!);
-  const lastSlot = ours.at(-1)?.slot ?? 0;
-  const withVideo = sent.some((item) => item.kind === 'video');
-  const uploaded = await until(context, (media) => media.photos.length >= lastSlot && (!withVideo || media.video !== null), 'the uploaded files');
+  const ours = [...sent].sort((a, b) => a.slot! - b.slot!);
+  const lastSlot = ours.at(-1)!.slot!;
+  const uploaded = await until(context, (media) => media.photos.length >= lastSlot, 'the uploaded files');
 
   // What the seller asked for: theirs alone, theirs first, or theirs after the others.
   const slots = new Set(ours.map((item) => item.slot! - 1));
@@ -154,18 +191,11 @@ export async function publishToWildberries(context: SendContext, items: SendItem
   const desired = context.mode === 'replace' ? theirs : context.placement === 'main' ? [...theirs, ...others] : [...others, ...theirs];
   let final = uploaded;
   if (desired.join('\n') !== uploaded.photos.join('\n')) {
-    await patiently(context.wait, () =>
-      wildberriesCall(context.base, context.token, '/content/v3/media/save', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ nmId: context.nmId, data: [...desired, ...(uploaded.video ? [uploaded.video] : [])] }),
-      }),
-    );
+    await save(context, desired, uploaded.video);
     final = await until(context, (media) => media.photos.length === desired.length && media.updatedAt !== uploaded.updatedAt, 'the new order');
   }
   const firstOfOurs = context.mode === 'replace' || context.placement === 'main' ? 0 : others.length;
   for (const [index, item] of ours.entries()) await context.record(item.position, { status: 'applied', remoteUrl: final.photos[firstOfOurs + index] ?? null });
-  const film = sent.find((item) => item.kind === 'video');
   if (film) await context.record(film.position, { status: 'applied', remoteUrl: final.video });
   return true;
 }

@@ -41,9 +41,28 @@ export async function wildberriesRefusal(answer: Response): Promise<StoreRefused
   return new StoreRefused('unreachable', await answerText(answer));
 }
 
+/**
+ * WB's Content methods allow a burst of 5 and then one request every 600 ms (100 a minute) per
+ * seller. An answer says how much of the burst is left (X-Ratelimit-Remaining): once none is, the
+ * next call to the same account waits for the next request to be allowed instead of drawing a 429.
+ */
+const REFILL_MS = 600;
+const nextAllowed = new Map<string, number>();
+
+/** `fetch` to the Content API as `token`'s seller, paced to its limit. */
+export async function wildberriesFetch(base: string, token: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const at = nextAllowed.get(token);
+  if (at !== undefined && at > Date.now()) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+  const answer = await storeFetch(`${base}${path}`, { ...init, headers: { ...init.headers, Authorization: token } });
+  const remaining = answer.headers.get('x-ratelimit-remaining');
+  if (remaining === '0') nextAllowed.set(token, Date.now() + REFILL_MS);
+  else nextAllowed.delete(token);
+  return answer;
+}
+
 /** A call to the Content API; its errors turned into what the seller reads. */
 export async function wildberriesCall(base: string, token: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const answer = await storeFetch(`${base}${path}`, { ...init, headers: { ...init.headers, Authorization: token } });
+  const answer = await wildberriesFetch(base, token, path, init);
   if (answer.ok) return answer;
   throw await wildberriesRefusal(answer);
 }
