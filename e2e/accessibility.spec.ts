@@ -20,6 +20,7 @@ const SCREENS = [
   ['/task?type=product', 'task-page'],
   ['/task/history', 'task-history'],
   ['/material', 'material-page'],
+  ['/stores', 'stores-page'],
   ['/editor', 'editor-page'],
   ['/subscription', 'plans-page'],
   ['/recharge', 'recharge-page'],
