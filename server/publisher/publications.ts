@@ -1,5 +1,5 @@
 // Publications: results a seller sends to one card of a connected store. Each picture is held to
-// the platform's rules before anything is sent (refused ones are named with the reason); the rest
+// the platform's rules before anything is sent (Amazon's main one read for its white background) (refused ones are named with the reason); the rest
 // go as a job, created in the same transaction as the publication under the seller's
 // Idempotency-Key, so a repeated request publishes once.
 import crypto from 'node:crypto';
@@ -10,6 +10,7 @@ import type { Database } from '../db/client';
 import { assets, jobs } from '../db/schema';
 import { publicationItems, publications, storeConnections } from '../db/schema-publisher';
 import { translate, type MessageKey } from '../lib/i18n';
+import { onWhite } from './white-main';
 
 type PublicationRow = typeof publications.$inferSelect;
 type ItemRow = typeof publicationItems.$inferSelect;
@@ -86,7 +87,10 @@ export function presentPublication(row: PublicationRow, items: ItemRow[]): Publi
 
 const fingerprint = (request: PublishRequest) => crypto.createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
-export function publicationsOf(db: Database) {
+/** A result's bytes as stored, for the checks that read the picture itself; null when gone. */
+export type ReadResult = (storageKey: string) => Promise<Buffer | null>;
+
+export function publicationsOf(db: Database, read: ReadResult) {
   const itemsOf = (ids: string[]) =>
     ids.length === 0 ? Promise.resolve([] as ItemRow[]) : db.select().from(publicationItems).where(inArray(publicationItems.publicationId, ids)).orderBy(asc(publicationItems.position));
 
@@ -109,7 +113,7 @@ export function publicationsOf(db: Database) {
       if (!connection || !reachable.has(connection.platform as Platform)) return null;
       const platform = connection.platform as Platform;
       const found = await db
-        .select({ id: assets.id, fileType: assets.fileType, width: assets.width, height: assets.height, byteSize: assets.byteSize })
+        .select({ id: assets.id, fileType: assets.fileType, width: assets.width, height: assets.height, byteSize: assets.byteSize, storageKey: assets.storageKey })
         .from(assets)
         .where(and(eq(assets.userId, userId), inArray(assets.id, request.asset_ids)));
       const byId = new Map(found.map((asset) => [asset.id, asset]));
@@ -117,14 +121,21 @@ export function publicationsOf(db: Database) {
       if (ordered.some((asset) => !asset)) return null;
       const rules = MEDIA_RULES[platform];
       let images = 0;
-      const items = (ordered as AssetFacts[]).map((asset, position) => {
+      const items = (ordered as (AssetFacts & { storageKey: string })[]).map((asset, position) => {
         const kind = asset.fileType.startsWith('video/') ? ('video' as const) : ('image' as const);
         let refusal = refusalOf(platform, asset, locale);
         if (!refusal && kind === 'image' && (images += 1) > rules.maxImages) {
           refusal = translate(locale, 'PUBLISH_TOO_MANY', { platform: PLATFORM_NAMES[platform], count: rules.maxImages });
         }
-        return { position, assetId: asset.id, kind, status: refusal ? 'failed' : 'pending', message: refusal };
+        return { position, assetId: asset.id, kind, storageKey: asset.storageKey, status: refusal ? 'failed' : 'pending', message: refusal };
       });
+      // The picture that becomes the main one (the first sent, as the main picture or in place of
+      // the others), where the platform wants it on white.
+      const main = rules.whiteMain && (request.placement === 'main' || request.mode === 'replace') ? items.find((item) => item.kind === 'image' && item.status === 'pending') : undefined;
+      if (main) {
+        const bytes = await read(main.storageKey);
+        if (!bytes || !(await onWhite(bytes))) Object.assign(main, { status: 'failed', message: translate(locale, 'PUBLISH_NOT_WHITE', { platform: PLATFORM_NAMES[platform] }) });
+      }
       const sending = items.some((item) => item.status === 'pending');
       const made = await db.transaction(async (tx) => {
         const [job] = sending ? await tx.insert(jobs).values({ kind: 'publish', maxAttempts: PUBLISH_ATTEMPTS }).returning({ id: jobs.id }) : [];
@@ -151,7 +162,7 @@ export function publicationsOf(db: Database) {
         if (!row) return null;
         const rows = await tx
           .insert(publicationItems)
-          .values(items.map((item) => ({ ...item, publicationId: row.id })))
+          .values(items.map(({ storageKey: _key, ...item }) => ({ ...item, publicationId: row.id })))
           .returning();
         return presentPublication(row, rows);
       });

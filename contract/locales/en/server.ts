@@ -162,6 +162,7 @@ const server: Translated<typeof ru, 'en'> = {
     PUBLISH_TOO_SMALL: '{{platform}} needs at least {{min}} pixels; this picture is {{size}}.',
     PUBLISH_TOO_LARGE: 'The file is over the {{mb}} MB {{platform}} takes.',
     PUBLISH_NO_VIDEO: '{{platform}} takes no video through its API.',
+    PUBLISH_NOT_WHITE: '{{platform}} takes as the main picture only one on pure white (RGB 255, 255, 255); this one’s background is not. Choose a picture on white, or publish this one to the gallery.',
     PUBLISH_TOO_MANY: 'A {{platform}} card holds at most {{count}} pictures.',
     PUBLISH_ASSET_GONE: 'This result was deleted.',
     PUBLISH_STORE_GONE: 'The store was disconnected: connect it again and retry.',

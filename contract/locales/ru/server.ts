@@ -163,6 +163,7 @@ const server = {
     PUBLISH_TOO_SMALL: '{{platform}} требует не меньше {{min}} пикселей, а у этой картинки {{size}}.',
     PUBLISH_TOO_LARGE: 'Файл больше {{mb}} МБ, которые принимает {{platform}}.',
     PUBLISH_NO_VIDEO: '{{platform}} не принимает видео через API.',
+    PUBLISH_NOT_WHITE: '{{platform}} принимает главным только фото на чисто белом фоне (RGB 255, 255, 255), а у этого фон другой. Выберите фото на белом или опубликуйте это в галерею.',
     PUBLISH_TOO_MANY: 'На карточке {{platform}} помещается не больше {{count}} картинок.',
     PUBLISH_ASSET_GONE: 'Этот результат удалён.',
     PUBLISH_STORE_GONE: 'Магазин отключён: подключите его снова и повторите.',

@@ -161,6 +161,7 @@ const server: Translated<typeof ru, 'zh'> = {
     PUBLISH_TOO_SMALL: '{{platform}} 要求至少 {{min}} 像素，此图片为 {{size}}。',
     PUBLISH_TOO_LARGE: '文件超过 {{platform}} 接受的 {{mb}} MB。',
     PUBLISH_NO_VIDEO: '{{platform}} 的 API 不接受视频。',
+    PUBLISH_NOT_WHITE: '{{platform}} 只接受纯白背景（RGB 255, 255, 255）的图片作为主图，而此图背景不是。请选择白底图片，或将此图发布到图库。',
     PUBLISH_TOO_MANY: '{{platform}} 的商品卡片最多容纳 {{count}} 张图片。',
     PUBLISH_ASSET_GONE: '此结果已被删除。',
     PUBLISH_STORE_GONE: '店铺已断开：请重新连接后重试。',

@@ -21,6 +21,8 @@ import { SecretDamaged, SecretsKeyMismatch } from '../../publisher/secrets';
 /** Publications one seller may start in an hour. */
 const PUBLISHES_PER_HOUR = { max: 120, windowMs: 60 * 60 * 1000 };
 const PUBLICATIONS_PAGE_SIZE = 10;
+/** The largest picture read to check it stands on white: a platform's own limit. */
+const MAIN_PICTURE_BYTES = Math.max(...Object.values(MEDIA_RULES).map((rules) => rules.maxImageBytes));
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(50).default(PUBLICATIONS_PAGE_SIZE),
@@ -61,7 +63,7 @@ function refusalError(error: StoreRefused, platform: Platform, locale: string): 
 export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
   const options = app.config.publisher;
   const connections = storeConnectionsOf(app.database.db, app.secretsKey);
-  const published = publicationsOf(app.database.db);
+  const published = publicationsOf(app.database.db, (key) => app.storage.get(key, MAIN_PICTURE_BYTES));
   const offered = PLATFORMS.filter((platform) => platform !== 'demo' || options.demoStore);
   /** Where a publication can go: a demo connection left from when the demo was on goes nowhere. */
   const publishing = new Set<Platform>(offered);
