@@ -170,6 +170,9 @@ export type StoreProductPage = z.infer<typeof storeProductPageSchema>;
 /** How many cards a page of the picker holds. */
 export const PRODUCT_PAGE_SIZE = 20;
 
+/** The most results one publication takes (a card holds at most 30 pictures on any platform). */
+export const PUBLISH_MAX_RESULTS = 30;
+
 /** What a seller asks to publish: results from My materials, onto one card of a connected store. */
 export const publishRequestSchema = z.object({
   connection_id: z.uuid(),
@@ -177,7 +180,7 @@ export const publishRequestSchema = z.object({
   /** Shown in the seller's list of publications, as the picker showed them. */
   product_article: z.string().trim().max(200).default(''),
   product_title: z.string().trim().max(500).default(''),
-  asset_ids: z.array(z.uuid()).min(1).max(30),
+  asset_ids: z.array(z.uuid()).min(1).max(PUBLISH_MAX_RESULTS),
   placement: z.enum(['main', 'gallery']),
   mode: z.enum(['append', 'replace']),
 });

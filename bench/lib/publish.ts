@@ -138,7 +138,10 @@ export async function publishFigures(dataDir: string): Promise<PublishFigures> {
     const received = wb.requests.filter((request) => request.token === store.token).map((request) => request.at);
     // A 429 is answered in the same turn its request is received: each takes out the latest request before it.
     const accepted = [...received];
-    for (const at of limited) accepted.splice(accepted.findLastIndex((time) => time <= at), 1);
+    for (const at of limited) {
+      const index = accepted.findLastIndex((time) => time <= at);
+      if (index >= 0) accepted.splice(index, 1);
+    }
     return {
       seconds,
       status: ended.status,

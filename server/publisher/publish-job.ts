@@ -75,7 +75,12 @@ export function publishHandler(context: PublishContext): JobHandler {
     const items = await db.select({ status: publicationItems.status }).from(publicationItems).where(eq(publicationItems.publicationId, id));
     const applied = items.filter((item) => item.status === 'applied').length;
     const status = applied === items.length ? 'done' : applied > 0 ? 'partial' : 'failed';
-    const [row] = await db.update(publications).set({ status, message, finishedAt: new Date() }).where(eq(publications.id, id)).returning();
+    // Ended once: a second runner finishing the same publication announces nothing more.
+    const [row] = await db
+      .update(publications)
+      .set({ status, message, finishedAt: new Date() })
+      .where(and(eq(publications.id, id), inArray(publications.status, ['queued', 'running'])))
+      .returning();
     if (row && context.finished) {
       context.finished({
         id,
@@ -171,6 +176,11 @@ export function publishHandler(context: PublishContext): JobHandler {
             linked,
           );
         } else if (publication.platform === 'demo') {
+          // A demo publication left queued from when this server offered the demo store goes nowhere now.
+          if (!context.options.demoStore) {
+            await failOpen(publication.id, say('DEMO_STORE_OFF'));
+            return finish(publication.id);
+          }
           exists =
             UUID.test(publication.productId) &&
             (await demoStoreOf(db, context.storage).publish(

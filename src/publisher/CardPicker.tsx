@@ -1,6 +1,6 @@
 // The seller's product cards on a connected store, searched on the store itself (by title or
 // article as the platform allows), a page at a time; picking one moves the publish dialog on.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { IonButton } from '@ionic/react';
 import { useTranslation } from 'react-i18next';
 import type { Connection, StoreProduct } from '../../contract/publisher';
@@ -19,13 +19,17 @@ export function CardPicker({ connection, onPick }: { connection: Connection; onP
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [failure, setFailure] = useState<string | null>(null);
+  /** The search shown: a page asked for under an earlier one is dropped. */
+  const search = useRef(0);
 
   useEffect(() => {
     const controller = new AbortController();
+    const asked = ++search.current;
     const timer = setTimeout(() => {
       setLoading(true);
       listProducts(connection.platform, connection.id, q.trim(), null, controller.signal)
         .then((page) => {
+          if (asked !== search.current) return;
           setCards(page.items);
           setNext(page.next_cursor);
           setFailure(null);
@@ -45,15 +49,17 @@ export function CardPicker({ connection, onPick }: { connection: Connection; onP
 
   const more = async () => {
     if (!next) return;
+    const asked = search.current;
     setLoading(true);
     try {
       const page = await listProducts(connection.platform, connection.id, q.trim(), next);
+      if (asked !== search.current) return;
       setCards((shown) => [...shown, ...page.items]);
       setNext(page.next_cursor);
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
+      if (asked === search.current) setFailure(error instanceof Error ? error.message : String(error));
     } finally {
-      setLoading(false);
+      if (asked === search.current) setLoading(false);
     }
   };
 

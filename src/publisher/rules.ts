@@ -58,11 +58,6 @@ export function retryRequest(publication: Publication): PublishRequest | null {
   };
 }
 
-/** The Idempotency-Key of a retry: the same button pressed twice is one publication. */
-export function retryKey(publication: Pick<Publication, 'id'>): string {
-  return `retry-${publication.id}`;
-}
-
 /** Whether a platform's publications are still moving (the screen keeps reading them). */
 export function isOpen(publication: Pick<Publication, 'status'>): boolean {
   return publication.status === 'queued' || publication.status === 'running';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { assets } from '../../server/db/schema';
-import { demoStoreCards } from '../../server/db/schema-publisher';
+import { demoStoreCards, storeConnections } from '../../server/db/schema-publisher';
 import { demoStoreOf } from '../../server/publisher/platforms/demo';
 import type { StoreProduct } from '../../contract/publisher';
 import { listeningTestApp } from '../support/listening-app';
@@ -47,6 +47,13 @@ async function video(name: string): Promise<string> {
     .values({ userId: sellers[name]!.id, contentModule: 'CREATIVE_VIDEO', category: 'CREATIVE_VIDEO', storageKey: key, fileType: 'video/mp4', width: 720, height: 1280, byteSize: 24 })
     .returning({ id: assets.id });
   return row!.id;
+}
+
+/** The red of a card's first picture's first pixel. */
+async function firstColour(card: StoreProduct): Promise<number> {
+  const answer = await fetch(new URL(card.thumbnail!, t.app.config.publicUrl));
+  const { data } = await sharp(Buffer.from(await answer.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+  return data[0]!;
 }
 
 async function cards(name: string, connection: string, q = ''): Promise<StoreProduct[]> {
@@ -140,18 +147,39 @@ describe('the demo store', () => {
 
   it('makes a picture the main one, or puts pictures in place of the card’s', async () => {
     const connection = await connect('dasha');
-    const [, boots, loafers] = await cards('dasha', connection);
+    const [sneakers, boots] = await cards('dasha', connection);
     const main = await publish('dasha', { connection_id: connection, product_id: boots!.id, asset_ids: [await picture('dasha', 90)], placement: 'main', mode: 'append' });
     expect((await publicationEnded(t, auth('dasha'), main.json().data.id)).status).toBe('done');
-    const replaced = await publish('dasha', { connection_id: connection, product_id: loafers!.id, asset_ids: [await picture('dasha', 150), await picture('dasha', 200)], placement: 'gallery', mode: 'replace' });
+    const replaced = await publish('dasha', { connection_id: connection, product_id: sneakers!.id, asset_ids: [await picture('dasha', 150), await picture('dasha', 200)], placement: 'gallery', mode: 'replace' });
     expect((await publicationEnded(t, auth('dasha'), replaced.json().data.id)).status).toBe('done');
 
-    const [, mainCard, replacedCard] = await cards('dasha', connection);
+    const [replacedCard, mainCard] = await cards('dasha', connection);
     expect(mainCard!.pictures).toBe(2);
-    const first = await fetch(new URL(mainCard!.thumbnail!, t.app.config.publicUrl));
-    const { data } = await sharp(Buffer.from(await first.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
-    expect(Math.abs(data[0]! - 90)).toBeLessThanOrEqual(6);
+    expect(await firstColour(mainCard!)).toBeCloseTo(90, -1);
+    // The card's own two are gone; ours are its only pictures, the first of them in front.
     expect(replacedCard!.pictures).toBe(2);
+    expect(await firstColour(replacedCard!)).toBeCloseTo(150, -1);
+  });
+
+  it('keeps what an earlier run placed when the job runs again after part of it was marked applied', async () => {
+    const connection = await connect('dasha');
+    const card = (await cards('dasha', connection))[1]!;
+    const demo = demoStoreOf(t.app.database.db, t.app.storage);
+    const bytes = (hue: number) => sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: hue, g: 0, b: 0 } } }).jpeg().toBuffer();
+    const context = {
+      userId: sellers.dasha!.id,
+      cardId: card.id,
+      publicationId: crypto.randomUUID(),
+      placement: 'main' as const,
+      mode: 'replace' as const,
+      record: async () => {},
+    };
+    const item = (position: number, status: 'pending' | 'sent', hue: number) => ({ position, kind: 'image' as const, status, slot: null, source: 'assets/x.jpg', bytes: () => bytes(hue) });
+    await demo.publish(context, [item(0, 'pending', 40), item(1, 'pending', 120), item(2, 'pending', 200)]);
+    // The first was marked applied before the job stopped; the others run again.
+    await demo.publish(context, [item(1, 'sent', 120), item(2, 'sent', 200)]);
+    const [row] = await t.app.database.db.select().from(demoStoreCards).where(eq(demoStoreCards.id, card.id));
+    expect((JSON.parse(row!.media) as { key: string }[]).map((media) => media.key.split('-').pop())).toEqual(['0.jpg', '1.jpg', '2.jpg']);
   });
 
   it('puts pictures sent twice on the card once', async () => {
@@ -179,9 +207,48 @@ describe('the demo store', () => {
     expect(await demo.publish({ ...context, userId: sellers.denis!.id }, [item('pending')])).toBe(false);
   });
 
-  it('is not found for another seller', async () => {
+  it('is not found for another seller, and refuses a cursor it did not give', async () => {
     const connection = await connect('dasha');
     const other = await t.app.inject({ method: 'GET', url: `/api/v1/publisher/platforms/demo/products?connection=${connection}`, headers: auth('denis') });
     expect(other.statusCode).toBe(404);
+    for (const cursor of ['1e30', '-20', 'abc']) {
+      const bad = await t.app.inject({ method: 'GET', url: `/api/v1/publisher/platforms/demo/products?connection=${connection}&cursor=${cursor}`, headers: auth('dasha') });
+      expect(bad.statusCode, cursor).toBe(400);
+    }
+  });
+
+  it('fails the pictures of a card the demo store does not have', async () => {
+    const connection = await connect('dasha');
+    const answer = await publish('dasha', { connection_id: connection, product_id: 'not-a-card', asset_ids: [await picture('dasha', 60)], placement: 'gallery', mode: 'append' });
+    const done = await publicationEnded(t, auth('dasha'), answer.json().data.id);
+    expect(done.status).toBe('failed');
+    expect(done.items[0]!.message).toBe('The store has no card not-a-card.');
+  });
+});
+
+describe('a server that no longer offers the demo store', () => {
+  it('shows no demo cards and publishes nothing to them', async () => {
+    const other = await listeningTestApp({ DEMO_STORE: 'false' });
+    try {
+      // A connection and a publication made while the demo store was offered, on the same database.
+      const seller = await signedInSeller(other, 'dora');
+      const headers = { authorization: `Bearer ${seller.token}`, 'accept-language': 'en' };
+      const [made] = await other.app.database.db
+        .insert(storeConnections)
+        .values({ userId: seller.id, platform: 'demo', accountId: 'demo', accountName: 'SoleStudio demo', sealedKeys: 'none', keyHint: '' })
+        .returning({ id: storeConnections.id });
+      const products = await other.app.inject({ method: 'GET', url: `/api/v1/publisher/platforms/demo/products?connection=${made!.id}`, headers });
+      expect(products.statusCode).toBe(404);
+      expect(products.json().error).toBe('DEMO_STORE_OFF');
+      const publish = await other.app.inject({
+        method: 'POST',
+        url: '/api/v1/publisher/publish',
+        headers: { ...headers, 'idempotency-key': 'demo-off-publish-1' },
+        payload: { connection_id: made!.id, product_id: crypto.randomUUID(), asset_ids: [crypto.randomUUID()], placement: 'gallery', mode: 'append' },
+      });
+      expect(publish.statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 });

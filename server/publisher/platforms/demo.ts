@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import type { Locale } from '../../../contract/locales';
 import { PRODUCT_PAGE_SIZE, type StoreProductPage } from '../../../contract/publisher';
 import type { Database } from '../../db/client';
+import { users } from '../../db/schema';
 import { demoStoreCards } from '../../db/schema-publisher';
 import { translate, type MessageKey } from '../../lib/i18n';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../../storage/storage';
@@ -60,6 +61,7 @@ export function demoStoreOf(db: Database, storage: ObjectStorage) {
     async seed(userId: string, locale: Locale): Promise<void> {
       const [any] = await db.select({ id: demoStoreCards.id }).from(demoStoreCards).where(eq(demoStoreCards.userId, userId)).limit(1);
       if (any) return;
+      const cards: (typeof demoStoreCards.$inferInsert)[] = [];
       for (const [order, card] of SEED.entries()) {
         const id = crypto.randomUUID();
         const media: DemoMedia[] = [];
@@ -70,14 +72,20 @@ export function demoStoreOf(db: Database, storage: ObjectStorage) {
         }
         // Apart by a millisecond each, so the list keeps the order they are given in.
         const createdAt = new Date(Date.now() + order);
-        await db.insert(demoStoreCards).values({ id, userId, article: card.article, title: translate(locale, card.title), media: JSON.stringify(media), createdAt, updatedAt: createdAt });
+        cards.push({ id, userId, article: card.article, title: translate(locale, card.title), media: JSON.stringify(media), createdAt, updatedAt: createdAt });
       }
+      // All or none, and once: two connects at the same moment wait on the seller's row.
+      await db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        const [made] = await tx.select({ id: demoStoreCards.id }).from(demoStoreCards).where(eq(demoStoreCards.userId, userId)).limit(1);
+        if (!made) await tx.insert(demoStoreCards).values(cards);
+      });
     },
 
     /** A page of the seller's demo cards, searched by title or article. */
     async products(userId: string, q: string, cursor: string | null): Promise<StoreProductPage> {
+      if (cursor !== null && !/^\d{1,6}$/.test(cursor)) throw new BadCursor();
       const offset = cursor === null ? 0 : Number(cursor);
-      if (!Number.isInteger(offset) || offset < 0) throw new BadCursor();
       const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const rows = await db
         .select()
@@ -105,19 +113,24 @@ export function demoStoreOf(db: Database, storage: ObjectStorage) {
 
     /**
      * Copies the items onto the card and puts them where the seller asked. Safe to run again: each
-     * item's copy has a key of its own, and the card's list is rebuilt without them before they
-     * are placed. False when the seller has no such card.
+     * item's copy has a key of its own (the publication's and its position), and the card's list
+     * is rebuilt in one locked step from what it holds without any of this publication's copies,
+     * then with all of them — those placed by an earlier run too. False when there is no such card.
      */
     async publish(context: DemoSendContext, items: DemoSendItem[]): Promise<boolean> {
-      const [card] = await db
-        .select()
-        .from(demoStoreCards)
-        .where(and(eq(demoStoreCards.id, context.cardId), eq(demoStoreCards.userId, context.userId)));
+      const mine = and(eq(demoStoreCards.id, context.cardId), eq(demoStoreCards.userId, context.userId));
+      const [card] = await db.select({ id: demoStoreCards.id }).from(demoStoreCards).where(mine);
       if (!card) return false;
-      const placed: (DemoMedia & { position: number })[] = [];
+      const prefix = `demo-store/${context.userId}/${card.id}/${context.publicationId}-`;
+      const sent: (DemoMedia & { position: number })[] = [];
       for (const item of [...items].sort((a, b) => a.position - b.position)) {
-        const extension = item.source?.split('.').pop() ?? 'jpg';
-        const key = `demo-store/${context.userId}/${card.id}/${context.publicationId}-${item.position}.${extension}`;
+        // A result deleted since: its copy cannot be vouched for.
+        if (!item.source) {
+          await context.record(item.position, { status: 'failed', message: 'PUBLISH_ASSET_GONE' });
+          continue;
+        }
+        const extension = item.kind === 'video' ? 'mp4' : item.source.endsWith('.png') ? 'png' : 'jpg';
+        const key = `${prefix}${item.position}.${extension}`;
         if (item.status === 'pending') {
           const bytes = await item.bytes();
           if (!bytes) {
@@ -127,19 +140,26 @@ export function demoStoreOf(db: Database, storage: ObjectStorage) {
           await storage.put(key, bytes, item.kind === 'video' ? 'video/mp4' : extension === 'png' ? 'image/png' : 'image/jpeg');
           await context.record(item.position, { status: 'sent' });
         }
-        placed.push({ kind: item.kind, key, position: item.position });
+        sent.push({ kind: item.kind, key, position: item.position });
       }
-      if (placed.length === 0) return true;
+      if (sent.length === 0) return true;
 
-      const ours = new Set(placed.map((item) => item.key));
-      const current = mediaOf(card).filter((item) => !ours.has(item.key));
-      const theirs = placed.filter((item) => item.kind === 'image').map(({ kind, key }) => ({ kind, key }));
-      const others = current.filter((item) => item.kind === 'image');
-      const video = placed.find((item) => item.kind === 'video') ?? current.find((item) => item.kind === 'video');
-      const images = context.mode === 'replace' ? theirs : context.placement === 'main' ? [...theirs, ...others] : [...others, ...theirs];
-      const media: DemoMedia[] = [...images, ...(video ? [{ kind: video.kind, key: video.key }] : [])];
-      await db.update(demoStoreCards).set({ media: JSON.stringify(media), updatedAt: new Date() }).where(eq(demoStoreCards.id, card.id));
-      for (const item of placed) await context.record(item.position, { status: 'applied', remoteUrl: await link(item.key, APPLIED_LINK_SECONDS) });
+      const positionOf = (key: string) => Number(key.slice(prefix.length).split('.')[0]);
+      await db.transaction(async (tx) => {
+        const [fresh] = await tx.select().from(demoStoreCards).where(mine).for('update');
+        if (!fresh) return;
+        const media = mediaOf(fresh);
+        const earlier = media.filter((item) => item.key.startsWith(prefix)).map((item) => ({ ...item, position: positionOf(item.key) }));
+        const ours = [...earlier.filter((item) => !sent.some((s) => s.key === item.key)), ...sent].sort((a, b) => a.position - b.position);
+        const current = media.filter((item) => !item.key.startsWith(prefix));
+        const theirs = ours.filter((item) => item.kind === 'image').map(({ kind, key }) => ({ kind, key }));
+        const others = current.filter((item) => item.kind === 'image');
+        const video = ours.find((item) => item.kind === 'video') ?? current.find((item) => item.kind === 'video');
+        const images = context.mode === 'replace' ? theirs : context.placement === 'main' ? [...theirs, ...others] : [...others, ...theirs];
+        const next: DemoMedia[] = [...images, ...(video ? [{ kind: video.kind, key: video.key }] : [])];
+        await tx.update(demoStoreCards).set({ media: JSON.stringify(next), updatedAt: new Date() }).where(eq(demoStoreCards.id, fresh.id));
+      });
+      for (const item of sent) await context.record(item.position, { status: 'applied', remoteUrl: await link(item.key, APPLIED_LINK_SECONDS) });
       return true;
     },
   };

@@ -47,16 +47,25 @@ export async function wildberriesRefusal(answer: Response): Promise<StoreRefused
  * next call to the same account waits for the next request to be allowed instead of drawing a 429.
  */
 const REFILL_MS = 600;
+/** When each account (by a hash of its token, never the token) may be called next; gone once past. */
 const nextAllowed = new Map<string, number>();
+
+function forget(now: number) {
+  for (const [account, at] of nextAllowed) if (at <= now) nextAllowed.delete(account);
+}
 
 /** `fetch` to the Content API as `token`'s seller, paced to its limit. */
 export async function wildberriesFetch(base: string, token: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const at = nextAllowed.get(token);
-  if (at !== undefined && at > Date.now()) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+  const account = crypto.createHash('sha256').update(token).digest('base64url');
+  forget(Date.now());
+  const at = nextAllowed.get(account);
+  if (at !== undefined) {
+    // Calls waiting together go one interval apart.
+    nextAllowed.set(account, at + REFILL_MS);
+    await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+  }
   const answer = await storeFetch(`${base}${path}`, { ...init, headers: { ...init.headers, Authorization: token } });
-  const remaining = answer.headers.get('x-ratelimit-remaining');
-  if (remaining === '0') nextAllowed.set(token, Date.now() + REFILL_MS);
-  else nextAllowed.delete(token);
+  if (answer.headers.get('x-ratelimit-remaining') === '0') nextAllowed.set(account, Math.max(nextAllowed.get(account) ?? 0, Date.now() + REFILL_MS));
   return answer;
 }
 

@@ -170,6 +170,7 @@ export const publisherRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { platform } = request.params;
+      if (!offered.includes(platform)) throw new HttpError(404, 'DEMO_STORE_OFF', 'DEMO_STORE_OFF');
       const { connection: id, q, cursor } = request.query;
       const found = await connections.withKeys(currentUser(request).user.id, id).catch((error: unknown) => {
         // Keys sealed under another server key (SECRETS_KEY changed, or differs between nodes): the seller connects again.

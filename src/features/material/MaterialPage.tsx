@@ -16,6 +16,7 @@ import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { paths } from '../../config/paths';
 import type { StorageUsage as Usage } from '../../../contract/materials';
+import { PUBLISH_MAX_RESULTS } from '../../../contract/publisher';
 import { assetPage, deleteAssets, getStorageUsage, listAssets, prepareDownload } from '../../content/api';
 import { downloadOne, formatBytes, saveBlob } from '../../content/download';
 import { OfflineCopyBanner } from '../../content/OfflineCopyBanner';
@@ -37,9 +38,6 @@ import '../../content/lists.css';
 import './material.css';
 
 type Sections<T> = Record<Section, T>;
-
-/** The most results one publication takes (the server's limit). */
-const MAX_PUBLISHED = 30;
 
 const each = <T,>(make: (section: Section) => T) => Object.fromEntries(MATERIAL_SECTIONS.map((s) => [s, make(s)])) as Sections<T>;
 
@@ -180,7 +178,7 @@ export default function MaterialPage() {
 
   const publishSelected = () => {
     if (chosen.length === 0) return void showToast(t('publisher.publish.nothing'), 'error');
-    if (chosen.length > MAX_PUBLISHED) return void showToast(t('publisher.publish.tooMany'), 'error');
+    if (chosen.length > PUBLISH_MAX_RESULTS) return void showToast(t('publisher.publish.tooMany', { count: PUBLISH_MAX_RESULTS }), 'error');
     if (!online) return void showToast(t('history.material.offlineAction'), 'error');
     setPublishing(chosen);
   };

@@ -17,7 +17,8 @@ import { onPublicationUpdated } from '../../lib/app-events';
 import { getPlatforms, getPublication, listConnections, publish } from '../../publisher/api';
 import { CardPicker } from '../../publisher/CardPicker';
 import { PublicationView } from '../../publisher/PublicationView';
-import { cardAfter, fitProblem, isOpen, retryKey, retryRequest } from '../../publisher/rules';
+import { cardAfter, fitProblem, isOpen } from '../../publisher/rules';
+import { useRetry } from '../../publisher/useRetry';
 import '../../publisher/publish.css';
 
 /** How often a publication under way is read again (its end also comes on the event stream). */
@@ -65,21 +66,22 @@ export function PublishDialog({ assets, onClose }: Props) {
 
   // A publication under way is followed until it ends.
   const open = publication !== null && isOpen(publication);
+  const following = publication?.id;
   useEffect(() => {
-    if (!open || !publication) return;
+    if (!open || !following) return;
     const read = () =>
-      void getPublication(publication.id)
+      void getPublication(following)
         .then(setPublication)
         .catch(() => {});
     const timer = setInterval(read, FOLLOW_MS);
     const stop = onPublicationUpdated((event) => {
-      if (event.publication_id === publication.id) read();
+      if (event.publication_id === following) read();
     });
     return () => {
       clearInterval(timer);
       stop();
     };
-  }, [open, publication]);
+  }, [open, following]);
 
   const platform = stores?.platforms.find((item) => item.id === connection?.platform) ?? null;
   const byId = new Map(assets.map((asset) => [asset.id, asset]));
@@ -110,10 +112,7 @@ export function PublishDialog({ assets, onClose }: Props) {
     void send(request, keyFor(request));
   };
 
-  const retry = (ended: Publication) => {
-    const request = retryRequest(ended);
-    if (request) void send(request, retryKey(ended));
-  };
+  const { retry, busy: retrying } = useRetry(setPublication);
 
   const titleId = `${id}-title`;
   let body;
@@ -121,7 +120,7 @@ export function PublishDialog({ assets, onClose }: Props) {
     body = (
       <>
         <p role="status">{t('publisher.publish.started')}</p>
-        <PublicationView publication={publication} assets={byId} onRetry={retry} retrying={sending} />
+        <PublicationView publication={publication} assets={byId} onRetry={(ended) => void retry(ended)} retrying={retrying !== null} />
         <div className="dialog__actions">
           <Link to={paths.stores} onClick={onClose}>
             {t('publisher.publish.toPublications')}
@@ -208,19 +207,20 @@ export function PublishDialog({ assets, onClose }: Props) {
         </fieldset>
         <h3 className="publish-preview__title">{t('publisher.publish.preview')}</h3>
         <ol className="publish-preview" data-testid="publish-preview">
-          {tiles.map((tile, index) =>
+          {tiles.map((tile) =>
             tile.kind === 'current' ? (
               <li key="current" className="publish-preview__current">
                 {t('publisher.publish.current', { count: tile.count })}
               </li>
             ) : (
               <li key={tile.asset.id} className={tile.main ? 'publish-preview__main' : undefined}>
-                <MediaThumb url={tile.asset.file_url} fileType={tile.asset.file_type} poster={tile.asset.poster_url} alt={t('publisher.publications.itemAlt', { position: index + 1 })} />
+                <MediaThumb url={tile.asset.file_url} fileType={tile.asset.file_type} poster={tile.asset.poster_url} alt={t('publisher.publications.itemAlt', { position: assets.indexOf(tile.asset) + 1 })} />
                 {tile.main ? <span>{t('publisher.publish.main')}</span> : null}
               </li>
             ),
           )}
         </ol>
+        {platform.rules.max_video_bytes !== null && assets.some((asset) => asset.file_type.startsWith('video/')) ? <p className="publish-note">{t('publisher.publish.videoPlace')}</p> : null}
         {mode === 'replace' && card.pictures > 0 ? <p className="publish-note">{t('publisher.publish.removed', { count: card.pictures })}</p> : null}
         {problems.length > 0 ? (
           <ul className="publish-problems" data-testid="publish-problems">
@@ -251,7 +251,7 @@ export function PublishDialog({ assets, onClose }: Props) {
   }
 
   return (
-    <Dialog open onClose={onClose} labelledBy={titleId} dismissible={!sending} variant="fullscreen" closeLabel={t('publisher.publish.close')} testId="publish-dialog">
+    <Dialog open onClose={onClose} labelledBy={titleId} dismissible={!sending} closeLabel={t('publisher.publish.close')} testId="publish-dialog">
       <h2 id={titleId}>{t('publisher.publish.title')}</h2>
       {failure ? <FormMessage tone="error">{failure}</FormMessage> : null}
       {body}

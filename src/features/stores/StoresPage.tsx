@@ -15,9 +15,10 @@ import { paths } from '../../config/paths';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import { onPublicationUpdated } from '../../lib/app-events';
 import { currentLocale } from '../../lib/i18n';
-import { disconnectStore, getPlatforms, listConnections, listPublications, publish } from '../../publisher/api';
+import { disconnectStore, getPlatforms, listConnections, listPublications } from '../../publisher/api';
 import { PublicationView } from '../../publisher/PublicationView';
-import { isOpen, retryKey, retryRequest } from '../../publisher/rules';
+import { isOpen } from '../../publisher/rules';
+import { useRetry } from '../../publisher/useRetry';
 import { ConnectForm } from './ConnectForm';
 import '../../components/form/form.css';
 import '../../content/lists.css';
@@ -35,7 +36,7 @@ function Rules({ platform }: { platform: PlatformInfo }) {
   const video = rules.max_video_bytes === null ? t('publisher.noVideo') : t('publisher.video', { mb: rules.max_video_bytes / MB });
   return (
     <p className="store-platform__rules">
-      {t('publisher.rules', { count: rules.max_images, min: `${rules.min_width}×${rules.min_height}`, formats: rules.formats.map((f) => f.toUpperCase()).join(', ') })}; {video}
+      {t('publisher.rules', { count: rules.max_images, min: `${rules.min_width}×${rules.min_height}`, formats: rules.formats.map((f) => f.toUpperCase()).join(', '), video })}
     </p>
   );
 }
@@ -75,7 +76,6 @@ export default function StoresPage() {
   const [pages, setPages] = useState({ loaded: 0, total: 0 });
   const [failure, setFailure] = useState<string | null>(null);
   const [leaving, setLeaving] = useState<{ connection: Connection; busy: boolean } | null>(null);
-  const [retrying, setRetrying] = useState<string | null>(null);
 
   const loadStores = useCallback(
     () =>
@@ -134,20 +134,10 @@ export default function StoresPage() {
     }
   };
 
-  const retry = async (publication: Publication) => {
-    const request = retryRequest(publication);
-    if (!request) return;
-    setRetrying(publication.id);
-    try {
-      await publish(request, retryKey(publication));
-      showToast(t('publisher.publications.retried'), 'info');
-      await loadPublications(Math.max(1, pages.loaded));
-    } catch (error) {
-      showToast(message(error), 'error');
-    } finally {
-      setRetrying(null);
-    }
-  };
+  const { retry, busy: retrying, retried } = useRetry(() => {
+    showToast(t('publisher.publications.retried'), 'info');
+    void loadPublications(Math.max(1, pages.loaded));
+  });
 
   const title = t('routes.stores');
   return (
@@ -200,7 +190,7 @@ export default function StoresPage() {
         ) : (
           <div className="publications">
             {publications.map((publication) => (
-              <PublicationView key={publication.id} publication={publication} onRetry={(chosen) => void retry(chosen)} retrying={retrying === publication.id} />
+              <PublicationView key={publication.id} publication={publication} onRetry={retried.has(publication.id) ? undefined : (chosen) => void retry(chosen)} retrying={retrying === publication.id} />
             ))}
           </div>
         )}

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../../contract/assets';
 import type { Publication } from '../../../contract/publisher';
-import { cardAfter, fitProblem, retryKey, retryRequest } from '../../../src/publisher/rules';
+import { cardAfter, fitProblem, retryRequest } from '../../../src/publisher/rules';
 
 const WB = { max_images: 30, min_width: 700, min_height: 900, max_image_bytes: 32 << 20, formats: ['jpeg', 'png', 'webp'] as ('jpeg' | 'png' | 'webp')[], max_video_bytes: 50 << 20, replaces_all: true, white_main: false };
 const OZON = { ...WB, min_width: 200, min_height: 200, formats: ['jpeg', 'png'] as ('jpeg' | 'png' | 'webp')[], max_video_bytes: null };
@@ -61,9 +61,4 @@ describe('retrying a publication’s failed results', () => {
     expect(retryRequest({ ...publication([{ status: 'failed' }]), connection_id: null })).toBeNull();
   });
 
-  it('keys a retry by the publication it retries, within the server’s key rule', () => {
-    const key = retryKey({ id: '7f3e2f4c-1111-4222-8333-944445555666' });
-    expect(key).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
-    expect(retryKey({ id: '7f3e2f4c-1111-4222-8333-944445555666' })).toBe(key);
-  });
 });
