@@ -167,6 +167,9 @@ export const storeProductPageSchema = z.object({
 });
 export type StoreProductPage = z.infer<typeof storeProductPageSchema>;
 
+/** How many publications a page of the seller's list holds unless asked otherwise. */
+export const PUBLICATIONS_PAGE_SIZE = 10;
+
 /** How many cards a page of the picker holds. */
 export const PRODUCT_PAGE_SIZE = 20;
 

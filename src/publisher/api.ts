@@ -5,6 +5,7 @@ import { okEnvelope, pagedEnvelope } from '../../contract/envelope';
 import {
   connectionSchema,
   platformSchema,
+  PUBLICATIONS_PAGE_SIZE,
   publicationSchema,
   storeProductPageSchema,
   type ConnectRequest,
@@ -21,9 +22,6 @@ const nothing = okEnvelope(z.null());
 const products = okEnvelope(storeProductPageSchema);
 const publication = okEnvelope(publicationSchema);
 const publicationPage = pagedEnvelope(publicationSchema);
-
-/** How many publications a page of the Stores screen shows. */
-export const PUBLICATIONS_PAGE_SIZE = 10;
 
 export async function getPlatforms(signal?: AbortSignal) {
   return (await apiRequest(`${BASE}/platforms`, { schema: platforms, signal })).data;

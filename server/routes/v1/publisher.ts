@@ -4,7 +4,7 @@
 // disconnecting one.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { connectRequestSchema, MEDIA_RULES, PLATFORM_FIELDS, PLATFORMS, publishRequestSchema, type Platform, type PlatformInfo } from '../../../contract/publisher';
+import { connectRequestSchema, MEDIA_RULES, PLATFORM_FIELDS, PLATFORMS, PUBLICATIONS_PAGE_SIZE, publishRequestSchema, type Platform, type PlatformInfo } from '../../../contract/publisher';
 import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { publisherResponses } from '../../../contract/responses';
 import { HttpError } from '../../lib/errors';
@@ -20,7 +20,6 @@ import { SecretDamaged, SecretsKeyMismatch } from '../../publisher/secrets';
 
 /** Publications one seller may start in an hour. */
 const PUBLISHES_PER_HOUR = { max: 120, windowMs: 60 * 60 * 1000 };
-const PUBLICATIONS_PAGE_SIZE = 10;
 /** The largest picture read to check it stands on white: a platform's own limit. */
 const MAIN_PICTURE_BYTES = Math.max(...Object.values(MEDIA_RULES).map((rules) => rules.maxImageBytes));
 const pageQuery = z.object({

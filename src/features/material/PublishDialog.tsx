@@ -44,6 +44,7 @@ export function PublishDialog({ assets, onClose }: Props) {
   const [publication, setPublication] = useState<Publication | null>(null);
   // One key per request: the same request sent again (an answer lost) publishes once.
   const keys = useRef(new Map<string, string>());
+  const heading = useRef<HTMLHeadingElement>(null);
   const keyFor = (request: PublishRequest) => {
     const text = JSON.stringify(request);
     if (!keys.current.has(text)) keys.current.set(text, crypto.randomUUID());
@@ -116,7 +117,9 @@ export function PublishDialog({ assets, onClose }: Props) {
 
   const titleId = `${id}-title`;
   let body;
+  let step: string;
   if (publication) {
+    step = 'progress';
     body = (
       <>
         <p role="status">{t('publisher.publish.started')}</p>
@@ -132,12 +135,14 @@ export function PublishDialog({ assets, onClose }: Props) {
       </>
     );
   } else if (!stores) {
+    step = 'loading';
     body = failure ? null : (
       <p role="status">
         <Spinner /> {t('publisher.publish.loadingCards')}
       </p>
     );
   } else if (stores.connections.length === 0) {
+    step = 'no-stores';
     body = (
       <p>
         {t('publisher.publish.noStores')}{' '}
@@ -147,6 +152,7 @@ export function PublishDialog({ assets, onClose }: Props) {
       </p>
     );
   } else if (!connection || !platform) {
+    step = 'store';
     body = (
       <fieldset className="publish-choice">
         <legend>{t('publisher.publish.store')}</legend>
@@ -159,6 +165,7 @@ export function PublishDialog({ assets, onClose }: Props) {
       </fieldset>
     );
   } else if (!card) {
+    step = 'card';
     body = (
       <>
         <p className="publish-store">
@@ -173,6 +180,7 @@ export function PublishDialog({ assets, onClose }: Props) {
       </>
     );
   } else {
+    step = 'options';
     const tiles = cardAfter(card.pictures, assets, placement, mode);
     const problems = assets.map((asset) => ({ asset, problem: fitProblem(asset, platform.rules) })).filter((entry) => entry.problem !== null);
     body = (
@@ -250,9 +258,16 @@ export function PublishDialog({ assets, onClose }: Props) {
     );
   }
 
+  // Each step replaces the dialog's content: focus goes to its title, not to the page behind.
+  useEffect(() => {
+    if (step !== 'loading') heading.current?.focus();
+  }, [step]);
+
   return (
     <Dialog open onClose={onClose} labelledBy={titleId} dismissible={!sending} closeLabel={t('publisher.publish.close')} testId="publish-dialog">
-      <h2 id={titleId}>{t('publisher.publish.title')}</h2>
+      <h2 id={titleId} ref={heading} tabIndex={-1}>
+        {t('publisher.publish.title')}
+      </h2>
       {failure ? <FormMessage tone="error">{failure}</FormMessage> : null}
       {body}
     </Dialog>
