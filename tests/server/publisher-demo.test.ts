@@ -22,7 +22,8 @@ const sellers: Record<string, { token: string; id: string }> = {};
 
 beforeAll(async () => {
   t = await listeningTestApp({ DEMO_STORE: 'true' });
-  for (const name of ['dasha', 'denis']) sellers[name] = await signedInSeller(t, name);
+  // A seller of its own per test: the tests run in any order, and each changes its seller's cards.
+  for (const name of ['dasha', 'denis', 'mila', 'rita', 'sima', 'tanya']) sellers[name] = await signedInSeller(t, name);
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -146,14 +147,14 @@ describe('the demo store', () => {
   });
 
   it('makes a picture the main one, or puts pictures in place of the card’s', async () => {
-    const connection = await connect('dasha');
-    const [sneakers, boots] = await cards('dasha', connection);
-    const main = await publish('dasha', { connection_id: connection, product_id: boots!.id, asset_ids: [await picture('dasha', 90)], placement: 'main', mode: 'append' });
-    expect((await publicationEnded(t, auth('dasha'), main.json().data.id)).status).toBe('done');
-    const replaced = await publish('dasha', { connection_id: connection, product_id: sneakers!.id, asset_ids: [await picture('dasha', 150), await picture('dasha', 200)], placement: 'gallery', mode: 'replace' });
-    expect((await publicationEnded(t, auth('dasha'), replaced.json().data.id)).status).toBe('done');
+    const connection = await connect('mila');
+    const [sneakers, boots] = await cards('mila', connection);
+    const main = await publish('mila', { connection_id: connection, product_id: boots!.id, asset_ids: [await picture('mila', 90)], placement: 'main', mode: 'append' });
+    expect((await publicationEnded(t, auth('mila'), main.json().data.id)).status).toBe('done');
+    const replaced = await publish('mila', { connection_id: connection, product_id: sneakers!.id, asset_ids: [await picture('mila', 150), await picture('mila', 200)], placement: 'gallery', mode: 'replace' });
+    expect((await publicationEnded(t, auth('mila'), replaced.json().data.id)).status).toBe('done');
 
-    const [replacedCard, mainCard] = await cards('dasha', connection);
+    const [replacedCard, mainCard] = await cards('mila', connection);
     expect(mainCard!.pictures).toBe(2);
     expect(await firstColour(mainCard!)).toBeCloseTo(90, -1);
     // The card's own two are gone; ours are its only pictures, the first of them in front.
@@ -162,12 +163,12 @@ describe('the demo store', () => {
   });
 
   it('keeps what an earlier run placed when the job runs again after part of it was marked applied', async () => {
-    const connection = await connect('dasha');
-    const card = (await cards('dasha', connection))[1]!;
+    const connection = await connect('rita');
+    const card = (await cards('rita', connection))[1]!;
     const demo = demoStoreOf(t.app.database.db, t.app.storage);
     const bytes = (hue: number) => sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: hue, g: 0, b: 0 } } }).jpeg().toBuffer();
     const context = {
-      userId: sellers.dasha!.id,
+      userId: sellers.rita!.id,
       cardId: card.id,
       publicationId: crypto.randomUUID(),
       placement: 'main' as const,
@@ -183,14 +184,14 @@ describe('the demo store', () => {
   });
 
   it('puts pictures sent twice on the card once', async () => {
-    const connection = await connect('dasha');
-    const card = (await cards('dasha', connection))[2]!;
+    const connection = await connect('sima');
+    const card = (await cards('sima', connection))[2]!;
     const before = card.pictures;
     const demo = demoStoreOf(t.app.database.db, t.app.storage);
     const bytes = await sharp({ create: { width: 900, height: 1200, channels: 3, background: '#808080' } }).jpeg().toBuffer();
     const recorded: string[] = [];
     const context = {
-      userId: sellers.dasha!.id,
+      userId: sellers.sima!.id,
       cardId: card.id,
       publicationId: crypto.randomUUID(),
       placement: 'gallery' as const,
@@ -218,9 +219,9 @@ describe('the demo store', () => {
   });
 
   it('fails the pictures of a card the demo store does not have', async () => {
-    const connection = await connect('dasha');
-    const answer = await publish('dasha', { connection_id: connection, product_id: 'not-a-card', asset_ids: [await picture('dasha', 60)], placement: 'gallery', mode: 'append' });
-    const done = await publicationEnded(t, auth('dasha'), answer.json().data.id);
+    const connection = await connect('tanya');
+    const answer = await publish('tanya', { connection_id: connection, product_id: 'not-a-card', asset_ids: [await picture('tanya', 60)], placement: 'gallery', mode: 'append' });
+    const done = await publicationEnded(t, auth('tanya'), answer.json().data.id);
     expect(done.status).toBe('failed');
     expect(done.items[0]!.message).toBe('The store has no card not-a-card.');
   });
