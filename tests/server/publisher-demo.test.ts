@@ -13,8 +13,7 @@ import type { StoreProduct } from '../../contract/publisher';
 import { listeningTestApp } from '../support/listening-app';
 import type { TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
-import { publicationEnded } from '../support/publications';
-import { createAsset, uploadEditFile } from '../support/edits';
+import { pictureResult, publicationEnded } from '../support/publications';
 import { waitForMail } from '../support/outbox';
 
 let t: TestApp;
@@ -31,13 +30,7 @@ afterAll(async () => {
 
 const auth = (name: string) => ({ authorization: `Bearer ${sellers[name]!.token}`, 'accept-language': 'en' });
 
-async function picture(name: string, hue: number): Promise<string> {
-  const jpeg = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: hue, g: 255 - hue, b: 128 } } }).jpeg().toBuffer();
-  const upload = await uploadEditFile(t, sellers[name]!.token, jpeg, 'image edit');
-  const made = await createAsset(t, sellers[name]!.token, upload.file_key);
-  expect(made.statusCode, made.body).toBe(200);
-  return made.json().data[0].id as string;
-}
+const picture = (name: string, hue: number) => pictureResult(t, sellers[name]!.token, hue);
 
 /** A video result, as a CREATIVE_VIDEO task leaves one. */
 async function video(name: string): Promise<string> {

@@ -19,8 +19,8 @@ import { locateFfmpeg } from '../../server/studio/video';
 import { MEDIA_RULES } from '../../contract/publisher';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
-import { publicationEnded } from '../support/publications';
-import { createAsset, uploadEditFile } from '../support/edits';
+import { pictureResult, publicationEnded } from '../support/publications';
+import { relay } from '../support/held-proxy';
 import { localServer, type LocalServer } from '../support/local-http';
 import { startFakeWildberries } from '../support/fakes/wildberries';
 import { startFakeOzon } from '../support/fakes/ozon';
@@ -84,12 +84,7 @@ beforeAll(async () => {
         const answer = await fetch(`${wb.origin}${url}`, { method: request.method, headers, body: request.method === 'GET' || request.method === 'HEAD' ? undefined : body }).finally(
           () => slow && wb.applyAfter(slow.others),
         );
-        const passed: Record<string, string> = {};
-        answer.headers.forEach((value, name) => {
-          if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) passed[name] = value;
-        });
-        response.writeHead(answer.status, passed);
-        response.end(Buffer.from(await answer.arrayBuffer()));
+        await relay(answer, response);
       } catch {
         response.destroy();
       }
@@ -109,13 +104,7 @@ const auth = (name: string) => ({ authorization: `Bearer ${sellers[name]!.token}
 let keys = 0;
 
 /** A picture result in the seller's materials, 900 × 1200, coloured by `hue`. */
-async function picture(name: string, hue: number): Promise<string> {
-  const jpeg = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: hue, g: 255 - hue, b: 128 } } }).jpeg().toBuffer();
-  const upload = await uploadEditFile(t, sellers[name]!.token, jpeg, 'image edit');
-  const made = await createAsset(t, sellers[name]!.token, upload.file_key);
-  expect(made.statusCode, made.body).toBe(200);
-  return made.json().data[0].id as string;
-}
+const picture = (name: string, hue: number) => pictureResult(t, sellers[name]!.token, hue);
 
 /** A video result, stored and listed as a CREATIVE_VIDEO task leaves one. */
 async function video(name: string, bytes: Buffer): Promise<string> {

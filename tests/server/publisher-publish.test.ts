@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
-import { publicationEnded } from '../support/publications';
-import { createAsset, uploadEditFile } from '../support/edits';
+import { pictureResult, publicationEnded } from '../support/publications';
 import { startFakeWildberries } from '../support/fakes/wildberries';
 
 let t: TestApp;
@@ -30,13 +29,7 @@ const auth = (name: string) => ({ authorization: `Bearer ${sellers[name]!.token}
 let keys = 0;
 
 /** A result in the seller's materials: a product shot of `width` × `height`, coloured by `hue`. */
-async function result(name: string, hue: number, width = 900, height = 1200): Promise<string> {
-  const jpeg = await sharp({ create: { width, height, channels: 3, background: { r: hue, g: 255 - hue, b: 128 } } }).jpeg().toBuffer();
-  const upload = await uploadEditFile(t, sellers[name]!.token, jpeg, 'image edit');
-  const made = await createAsset(t, sellers[name]!.token, upload.file_key);
-  expect(made.statusCode, made.body).toBe(200);
-  return made.json().data[0].id as string;
-}
+const result = (name: string, hue: number, width?: number, height?: number) => pictureResult(t, sellers[name]!.token, hue, width, height);
 
 async function store(name: string, photos: number) {
   const seller = wb.addSeller({ name: `${name}'s shoes`, categories: ['content'], cards: [{ vendorCode: `${name}-1`, title: 'Кеды', photos }] });

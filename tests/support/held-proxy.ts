@@ -1,7 +1,18 @@
 // A loopback proxy in front of a provider's stand-in, for races: the app is pointed at the proxy,
 // which passes every request on unchanged, except one a test asks it to hold — that one reaches
 // the stand-in only when the test releases it, as a provider answering slowly would.
+import type http from 'node:http';
 import { localServer } from './local-http';
+
+/** Passes a stand-in's answer on as the proxy's own: its status, headers (but those of the hop) and body. */
+export async function relay(answer: Response, response: http.ServerResponse): Promise<void> {
+  const passed: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) passed[name] = value;
+  });
+  response.writeHead(answer.status, passed);
+  response.end(Buffer.from(await answer.arrayBuffer()));
+}
 
 export interface Held {
   /** Resolves when the held request has reached the proxy. */
@@ -29,12 +40,7 @@ export async function heldProxy(target: () => string) {
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.concat(chunks);
       try {
         const answer = await fetch(`${target()}${path}`, { method: request.method, headers, body });
-        const passed: Record<string, string> = {};
-        answer.headers.forEach((value, name) => {
-          if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) passed[name] = value;
-        });
-        response.writeHead(answer.status, passed);
-        response.end(Buffer.from(await answer.arrayBuffer()));
+        await relay(answer, response);
       } catch {
         response.destroy();
       }
