@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { editDescriptionSchema, type EditDescription, type EditDescriptionInput } from '../../contract/edit';
-import { drawEdit, FONT_FAMILIES, FONT_STACKS, measureTextLayer, textFont, type EditImages } from '../../contract/edit-draw';
+import { drawEdit, FONT_FAMILIES, FONT_STACKS, LINE_HEIGHT, measureTextLayer, PLATE_PADDING, textFont, type EditImages } from '../../contract/edit-draw';
 
 type Rgba = [number, number, number, number];
 const BLUE: Rgba = [0, 0, 255, 255];
@@ -146,45 +146,47 @@ describe('a text layer', () => {
   const blue = solid(600, 400, '#0000ff');
   const text = (extra: Record<string, unknown> = {}) => ({ type: 'text', id: 't', text: 'SALE 30%', size: 48, color: '#ff0000', plate: '#00ff00', x: 0.5, y: 0.5, ...extra }) as const;
 
-  it('draws its plate around its box and its letters inside it, none outside', () => {
-    const description = edit({ source, layers: [text()] });
-    const layer = description.layers[0]!;
-    const box = measureTextLayer(context(), layer as Extract<typeof layer, { type: 'text' }>, 600);
-    expect(box.fontPx).toBeCloseTo((48 * 600) / 1080, 1);
-    const picture = draw(description, { source: blue, logos: noLogos });
-    const left = 300 - box.width / 2;
-    const right = 300 + box.width / 2;
-    const top = 200 - box.height / 2;
-    const bottom = 200 + box.height / 2;
-    // The plate at its edges (mid-height, mid-width: clear of the rounded corners), the picture just outside.
-    expectColour(picture.at(left + 2, 200), GREEN);
-    expectColour(picture.at(right - 2, 200), GREEN);
-    expectColour(picture.at(300, top + 2), GREEN);
-    expectColour(picture.at(300, bottom - 2), GREEN);
-    expectColour(picture.at(left - 3, 200), BLUE);
-    expectColour(picture.at(right + 3, 200), BLUE);
-    expectColour(picture.at(300, top - 3), BLUE);
-    expectColour(picture.at(300, bottom + 3), BLUE);
-    // Letters inside the padding, none outside the box.
+  it('draws its plate round its letters, a padding wide on every side, and no letter outside it', () => {
+    // What is expected comes from the drawn letters and the layout's constants, never from the
+    // measuring the drawing itself uses: a plate measured too wide or too narrow shows here.
+    const picture = draw(edit({ source, layers: [text()] }), { source: blue, logos: noLogos });
+    const fontPx = (48 * 600) / 1080;
+    const padding = fontPx * PLATE_PADDING;
+    const plate = picture.find(GREEN, 2);
     const letters = picture.find(RED);
     expect(letters.count).toBeGreaterThan(200);
-    expect(letters.left).toBeGreaterThanOrEqual(left + box.padding - 3);
-    expect(letters.right).toBeLessThanOrEqual(right - box.padding + 3);
-    expect(letters.top).toBeGreaterThanOrEqual(top);
-    expect(letters.bottom).toBeLessThanOrEqual(bottom);
+    // The letters' ink sits a side bearing (a few pixels) inside the advance the plate is made round.
+    const bearing = 0.12 * fontPx;
+    expect(letters.left - plate.left).toBeGreaterThanOrEqual(padding - 1);
+    expect(letters.left - plate.left).toBeLessThanOrEqual(padding + bearing);
+    expect(plate.right - letters.right).toBeGreaterThanOrEqual(padding - 1);
+    expect(plate.right - letters.right).toBeLessThanOrEqual(padding + bearing);
+    expect(plate.bottom - plate.top + 1).toBeCloseTo(fontPx * LINE_HEIGHT + 2 * padding, -0.5);
+    // Centred on the layer's place, the picture untouched just outside the plate.
+    expect(Math.abs((plate.left + plate.right) / 2 - 300)).toBeLessThanOrEqual(1);
+    expect(Math.abs((plate.top + plate.bottom) / 2 - 200)).toBeLessThanOrEqual(1);
+    expectColour(picture.at(plate.left - 2, 200), BLUE);
+    expectColour(picture.at(plate.right + 2, 200), BLUE);
+    expectColour(picture.at(300, plate.top - 2), BLUE);
+    expectColour(picture.at(300, plate.bottom + 2), BLUE);
+    expect(letters.top).toBeGreaterThan(plate.top + padding / 2);
+    expect(letters.bottom).toBeLessThan(plate.bottom - padding / 2);
   });
 
-  it('aligns its lines left, centre or right inside the box', () => {
+  it('aligns its lines left, centre or right inside the box its widest line makes', () => {
     const layers = (align: string) => [text({ text: 'A WIDE FIRST LINE\nab', align, plate: null })];
-    const box = measureTextLayer(context(), { ...text({ text: 'A WIDE FIRST LINE\nab', plate: null }), font: 'sans', bold: false }, 600);
-    const secondLine = { left: 0, right: 600, top: 200, bottom: 200 + box.height / 2 };
-    const lineOf = (align: string) => draw(edit({ source, layers: layers(align) }), { source: blue, logos: noLogos }).find(RED, 60, secondLine);
-    const [left, centre, right] = [lineOf('left'), lineOf('center'), lineOf('right')];
-    expect(left.left).toBeLessThanOrEqual(300 - box.width / 2 + 4);
-    expect(right.right).toBeGreaterThanOrEqual(300 + box.width / 2 - 4);
-    expect(Math.abs((centre.left + centre.right) / 2 - 300)).toBeLessThanOrEqual(3);
-    expect(left.right).toBeLessThan(centre.left);
-    expect(centre.right).toBeLessThan(right.left);
+    const drawn = (align: string) => draw(edit({ source, layers: layers(align) }), { source: blue, logos: noLogos });
+    const firstLine = { left: 0, right: 600, top: 0, bottom: 200 };
+    const secondLine = { left: 0, right: 600, top: 200, bottom: 400 };
+    const widest = drawn('center').find(RED, 60, firstLine);
+    expect(Math.abs((widest.left + widest.right) / 2 - 300)).toBeLessThanOrEqual(3);
+    const [left, centre, right] = ['left', 'center', 'right'].map((align) => drawn(align).find(RED, 60, secondLine));
+    // The short line starts where the widest one starts, ends where it ends, or sits in its middle.
+    expect(Math.abs(left!.left - widest.left)).toBeLessThanOrEqual(4);
+    expect(Math.abs(right!.right - widest.right)).toBeLessThanOrEqual(4);
+    expect(Math.abs((centre!.left + centre!.right) / 2 - 300)).toBeLessThanOrEqual(3);
+    expect(left!.right).toBeLessThan(centre!.left);
+    expect(centre!.right).toBeLessThan(right!.left);
   });
 
   it('turns about its centre', () => {
@@ -234,7 +236,18 @@ describe('measuring a text layer', () => {
     expect(base).toMatchObject({ lines: ['Sale'], fontPx: 24, padding: 0 });
     expect(base.lineHeight).toBeCloseTo(28.8);
     expect(base.height).toBeCloseTo(28.8);
-    expect(base.width).toBeGreaterThan(30);
+    // As wide as the word's letters drawn straight onto a canvas in the same font, give or take
+    // their side bearings.
+    const canvas = createCanvas(200, 60);
+    const direct = canvas.getContext('2d');
+    direct.fillStyle = '#0000ff';
+    direct.fillRect(0, 0, 200, 60);
+    direct.font = textFont(layer, 1080);
+    direct.fillStyle = '#ff0000';
+    direct.fillText('Sale', 20, 40);
+    const ink = new Picture(direct.getImageData(0, 0, 200, 60).data, 200, 60).find(RED);
+    expect(base.width).toBeGreaterThanOrEqual(ink.right - ink.left + 1 - 1);
+    expect(base.width).toBeLessThanOrEqual(ink.right - ink.left + 1 + 0.25 * 24);
 
     const larger = measureTextLayer(ctx, { ...layer, size: 48 }, 1080);
     expect(larger.width).toBeCloseTo(2 * base.width, 0);
