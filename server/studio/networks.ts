@@ -6,13 +6,13 @@
 // The models are made here (read, checked, converted) and handed to the thread, which keeps a
 // session for each and answers runs in order. A thread that dies is started again, and each model
 // made again, on the next run. The thread holds the process open only while a run is waited for.
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { InferenceSession } from 'onnxruntime-node';
+import { decodeOutputs, encodeOutputs, type Feed } from './network-answers';
 
-export interface Feed {
-  data: Float32Array;
-  dims: readonly number[];
-}
 
 /** A network: its name on the thread, and how its model and session options are made. */
 export interface Network {
@@ -101,11 +101,40 @@ export async function openNetwork(network: Network): Promise<void> {
   await ready(network);
 }
 
+/**
+ * Where answers are kept across processes, when NETWORK_CACHE_DIR is set: only the test suite sets
+ * it, for one run, in which many files send the same photos through the same models and each
+ * segmentation takes seconds of both cores. A kept answer is the network's own, for the same
+ * network, the same outputs and the same input to the bit. Never set where sellers are served.
+ */
+function answerFile(network: Network, feeds: Record<string, Feed>, fetches: string[]): string | null {
+  const dir = process.env.NETWORK_CACHE_DIR;
+  if (!dir) return null;
+  const hash = createHash('sha256').update(JSON.stringify([network.name, fetches]));
+  for (const [name, feed] of Object.entries(feeds)) {
+    hash.update(JSON.stringify([name, feed.dims]));
+    hash.update(new Uint8Array(feed.data.buffer, feed.data.byteOffset, feed.data.byteLength));
+  }
+  return path.join(dir, `${network.name}-${hash.digest('hex')}.bin`);
+}
+
 /** Runs `network` on `feeds`; answers the outputs named in `fetches`. The feeds' buffers are handed over. */
 export async function runNetwork(network: Network, feeds: Record<string, Feed>, fetches: string[]): Promise<Record<string, Feed>> {
+  const file = answerFile(network, feeds, fetches);
+  if (file) {
+    const kept = await readFile(file).catch(() => null);
+    if (kept) return decodeOutputs(kept);
+  }
   const on = await ready(network);
   const transfer = Object.values(feeds).map((feed) => feed.data.buffer as ArrayBuffer);
-  return ask(on, { kind: 'run', name: network.name, feeds, fetches }, transfer);
+  const outputs = await ask(on, { kind: 'run', name: network.name, feeds, fetches }, transfer);
+  if (file) {
+    // Written whole under another name first: another process reads it only once complete.
+    const partial = `${file}.${process.pid}.${nextId}`;
+    await writeFile(partial, encodeOutputs(outputs));
+    await rename(partial, file);
+  }
+  return outputs;
 }
 
 /** Stops the thread (the server closing); the next run starts it again. */

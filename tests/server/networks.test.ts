@@ -2,12 +2,19 @@
 // computes, the thread that asked — the server's, in the embedded default — goes on answering;
 // a model onnxruntime cannot read is refused without taking the thread down; and a thread that
 // stopped is started again, with its sessions, on the next run.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../server/studio/detector';
+import { decodeOutputs, encodeOutputs } from '../../server/studio/network-answers';
 import { NetworkFailed, openNetwork, stopNetworks } from '../../server/studio/networks';
 import { loadModel, salience } from '../../server/studio/saliency';
 import { phoneShoePhoto } from '../fixtures/phone-shoes';
+
+// This file is about the runs themselves: none is answered from the suite's kept answers.
+delete process.env.NETWORK_CACHE_DIR;
 
 const upright = async (jpeg: Buffer) => {
   const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -57,5 +64,31 @@ describe('the networks’ thread', () => {
     expect(before.length).toBeGreaterThan(0);
     await stopNetworks();
     expect(await detected(913)).toEqual(before);
+  });
+
+  it('keeps answers on disk only where NETWORK_CACHE_DIR names a place, and gives each back as the network gave it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-network-answers-'));
+    try {
+      const before = await detected(919);
+      expect(before.length).toBeGreaterThan(0);
+      expect(fs.readdirSync(dir)).toHaveLength(0);
+      process.env.NETWORK_CACHE_DIR = dir;
+      expect(await detected(919)).toEqual(before);
+      const [file] = fs.readdirSync(dir);
+      expect(fs.readdirSync(dir)).toEqual([expect.stringMatching(/^detector-[0-9a-f]{64}\.bin$/)]);
+      expect(await detected(919)).toEqual(before);
+      expect(fs.readdirSync(dir)).toHaveLength(1);
+      // The same input is answered from the file: a kept answer with every score silenced finds nothing.
+      const kept = decodeOutputs(fs.readFileSync(path.join(dir, file!)));
+      for (const output of Object.values(kept)) if (output.dims.length === 3 && output.dims[2]! > 4) output.data.fill(-20);
+      fs.writeFileSync(path.join(dir, file!), encodeOutputs(kept));
+      expect(await detected(919)).toEqual([]);
+      // Another photo is another answer.
+      expect((await detected(921)).length).toBeGreaterThan(0);
+      expect(fs.readdirSync(dir)).toHaveLength(2);
+    } finally {
+      delete process.env.NETWORK_CACHE_DIR;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

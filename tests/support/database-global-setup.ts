@@ -14,6 +14,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
     postgresTemplate: string;
+    networkCacheDir: string;
   }
 }
 
@@ -25,7 +26,22 @@ function databaseUrl(base: string, database: string): string {
   return url.toString();
 }
 
+/**
+ * One place for the networks' answers during this run (server/studio/networks.ts): many server
+ * test files, on both databases, segment the same photos, each run taking seconds of both cores.
+ * Handed to the test files (tests/support/server-setup.ts); the first server project makes it and
+ * removes it at the end, unless the caller named a place to keep answers between runs.
+ */
+function shareNetworkAnswers(project: TestProject): () => void {
+  const named = process.env.NETWORK_CACHE_DIR;
+  const dir = named ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-networks-'));
+  process.env.NETWORK_CACHE_DIR = dir;
+  project.provide('networkCacheDir', dir);
+  return named ? () => {} : () => fs.rmSync(dir, { recursive: true, force: true });
+}
+
 export default async function setup(project: TestProject) {
+  const dropNetworkAnswers = shareNetworkAnswers(project);
   // Runs in the main process, where the project's `env` is not applied: read it from the config.
   if (project.config.env?.TEST_DATABASE_KIND === 'postgres') {
     const base = process.env.TEST_DATABASE_URL;
@@ -39,7 +55,7 @@ export default async function setup(project: TestProject) {
     await handle.close();
     project.provide('postgresTemplate', TEMPLATE_DATABASE);
     project.provide('pgliteSnapshot', '');
-    return;
+    return dropNetworkAnswers;
   }
 
   const client = await PGlite.create();
@@ -51,7 +67,10 @@ export default async function setup(project: TestProject) {
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteSnapshot', file);
   project.provide('postgresTemplate', '');
-  return () => fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  return () => {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    dropNetworkAnswers();
+  };
 }
 
 export { databaseUrl };
