@@ -43,7 +43,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }], ['./e2e/slowest-reporter.ts']] : [['list'], ['./e2e/slowest-reporter.ts']],
   use: {
     baseURL,
     trace: 'retain-on-failure',

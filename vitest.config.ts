@@ -1,31 +1,53 @@
+import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+
+/**
+ * The server tests PostgreSQL runs as well as PGlite: only those whose outcome can differ between
+ * the two. PGlite is PostgreSQL itself, so a query means the same on both; what differs is one
+ * connection against a pool (races, row locks, SKIP LOCKED, leases), processes and nodes that
+ * share the database (LISTEN/NOTIFY, triggers seen by another node, counters across nodes), the
+ * migrator, and the driver's reading of values. Everything else runs once, on PGlite.
+ */
+const POSTGRES_TESTS = [
+  // Races on money: two checkouts, two upgrades, notifications at once, renewals run at once,
+  // charges against one balance, the sign-up bonus from links replayed at once.
+  'checkout-races',
+  'upgrade-races',
+  'topup',
+  'subscriptions',
+  'subscription-yookassa',
+  'ledger-lots',
+  'auth',
+  // Tasks against the balance at once, leases of a runner that died, jobs claimed by workers.
+  'content',
+  'workers',
+  'publisher-publish',
+  // Row locks: a card rebuilt under FOR UPDATE, a photo an edit places while the sweep runs.
+  'publisher-demo',
+  'material-sweep',
+  // Nodes sharing the database: events by NOTIFY, tickets, list versions kept by triggers, limits.
+  'events',
+  'events-nodes',
+  'event-tickets',
+  'list-answers',
+  'rate-limit',
+  // The migrator on a server database.
+  'migration-upgrade',
+].map((name) => `tests/server/${name}.test.ts`);
+// A file renamed or removed would otherwise quietly leave PostgreSQL without its test.
+for (const file of POSTGRES_TESTS) if (!fs.existsSync(file)) throw new Error(`vitest.config.ts lists ${file} for PostgreSQL, and it does not exist`);
 
 const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
   test: {
     name,
     environment: 'node' as const,
-    include: ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
-    // The embedded server's own lifecycle (PGlite in DATA_DIR) is the same whatever the test
-    // database; worker processes and other nodes exist only beside PostgreSQL. The themed videos
-    // touch no database: filmed once, not again for PostgreSQL; nor do the studio's cut-out, stills
-    // and photo check.
-    exclude:
-      databaseKind === 'postgres'
-        ? [
-            'tests/server/embedded-server.test.ts',
-            'tests/server/lock.test.ts',
-            'tests/server/pglite-prepared.test.ts',
-            'tests/server/studio-video.test.ts',
-            'tests/server/studio.test.ts',
-            'tests/server/studio-stills.test.ts',
-            'tests/server/cutout.test.ts',
-            'tests/server/grain-check.test.ts',
-            'tests/server/keep-shoes.test.ts',
-            'tests/server/edge-width.test.ts',
-          ]
-        : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
+    include: databaseKind === 'postgres' ? POSTGRES_TESTS : ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    // Worker processes and other nodes exist only beside PostgreSQL.
+    exclude: databaseKind === 'postgres' ? [] : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
     globalSetup: ['tests/support/database-global-setup.ts'],
+    setupFiles: ['tests/support/server-setup.ts'],
     env: { TEST_DATABASE_KIND: databaseKind },
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -35,6 +57,7 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify('2.0.0') },
   test: {
+    reporters: ['default', './tests/support/slowest-reporter.ts'],
     // Two files at a time: server test files each open a database (≈300 MB for PGlite).
     maxWorkers: 2,
     projects: [

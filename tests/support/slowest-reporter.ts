@@ -1,0 +1,21 @@
+// Prints the ten slowest tests once a run ends, so where the suite's time goes is seen on every
+// run, not only when someone goes looking.
+import type { Reporter, TestModule } from 'vitest/node';
+
+const SHOWN = 10;
+
+export default class SlowestTests implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const timed: { duration: number; name: string }[] = [];
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const { duration } = test.diagnostic() ?? {};
+        if (duration !== undefined) timed.push({ duration, name: `${module.project.name} ${module.moduleId.replace(`${process.cwd()}/`, '')} › ${test.fullName}` });
+      }
+    }
+    if (timed.length === 0) return;
+    timed.sort((a, b) => b.duration - a.duration);
+    const lines = timed.slice(0, SHOWN).map(({ duration, name }) => `${(duration / 1000).toFixed(1).padStart(7)} s  ${name}`);
+    process.stdout.write(`\nThe ${Math.min(SHOWN, timed.length)} slowest tests:\n${lines.join('\n')}\n`);
+  }
+}
