@@ -116,9 +116,11 @@ test('subscribing with the local provider: the mandate authorised, the plan, tok
   await expect(manage.getByTestId('subscription-status')).toHaveText('Активна');
   await expect(manage.getByTestId('subscription-upgrade')).toBeVisible();
   await manage.getByTestId('subscription-cancel').click();
+  // Waited for from before the confirmation, so a reload that comes at once is not missed.
+  const reload = page.waitForEvent('load', { timeout: 30_000 });
   await page.getByTestId('cancel-dialog').getByTestId('cancel-confirm').click();
   await expect(manage.getByTestId('subscription-cancel-outcome')).toContainText('Подписка отменена');
-  await page.waitForEvent('load', { timeout: 30_000 });
+  await reload;
   const reloaded = activePage(page);
   await expect(reloaded.getByTestId('subscription-cancel-at')).toHaveText(DATE_TIME);
   await expect(reloaded.getByTestId('subscription-status')).toHaveText('Активна');
