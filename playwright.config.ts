@@ -20,6 +20,11 @@ const leanDataDir = process.env.E2E_LEAN_DATA_DIR ?? fs.mkdtempSync(path.join(os
 process.env.E2E_LEAN_DATA_DIR = leanDataDir;
 process.env.E2E_LEAN_URL = leanURL;
 
+// The studio's network answers, shared by both servers for this run (server/studio/networks.ts):
+// many journeys upload the same drawn photos, and each segmentation takes seconds of both cores.
+const networkCacheDir = process.env.E2E_NETWORK_CACHE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-e2e-networks-'));
+process.env.E2E_NETWORK_CACHE_DIR = networkCacheDir;
+
 const chromium = {
   browserName: 'chromium' as const,
   launchOptions: {
@@ -80,6 +85,7 @@ export default defineConfig({
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
+        NETWORK_CACHE_DIR: networkCacheDir,
         STATIC_DIR: 'dist',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: baseURL,
@@ -96,6 +102,7 @@ export default defineConfig({
         PORT: String(leanPort),
         HOST: '127.0.0.1',
         DATA_DIR: leanDataDir,
+        NETWORK_CACHE_DIR: networkCacheDir,
         STATIC_DIR: 'dist',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: leanURL,

@@ -32,6 +32,7 @@ test.beforeAll(async () => {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
+      NETWORK_CACHE_DIR: process.env.E2E_NETWORK_CACHE_DIR,
       STATIC_DIR: 'dist',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: baseURL,
