@@ -14,6 +14,7 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
       databaseKind === 'postgres'
         ? [
             'tests/server/embedded-server.test.ts',
+            'tests/server/backup.test.ts',
             'tests/server/lock.test.ts',
             'tests/server/pglite-prepared.test.ts',
             'tests/server/studio-video.test.ts',

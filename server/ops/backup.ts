@@ -154,16 +154,33 @@ async function listDataFiles(config: Config, say: (line: string) => void): Promi
   return found;
 }
 
-async function bucketVersioning(config: Config): Promise<string> {
+/**
+ * What a backup says of the S3 bucket the files are in: that it is not copied, and whether its
+ * versioning is on (S3's GetBucketVersioning), with a warning when it is not or cannot be told.
+ */
+export async function bucketReport(s3: NonNullable<Config['s3']>): Promise<{ versioning: string; lines: string[]; warning: string | null }> {
   const { S3Storage } = await import('../storage/s3');
-  const storage = await S3Storage.create(config.s3!);
+  const storage = await S3Storage.create(s3);
+  let versioning: string;
   try {
-    return await storage.versioning();
+    versioning = await storage.versioning();
   } catch (error) {
-    return `unknown (${(error as Error).name}: ${(error as Error).message})`;
+    versioning = `unknown (${(error as Error).name}: ${(error as Error).message})`;
   } finally {
     storage.close();
   }
+  const lines = [`Files are in the S3 bucket ${s3.bucket}: this backup does not copy them; the bucket's versioning keeps them.`];
+  if (versioning === 'Enabled') {
+    lines.push(`Versioning is on for ${s3.bucket}: the bucket keeps every version of its files.`);
+    return { versioning, lines, warning: null };
+  }
+  return {
+    versioning,
+    lines,
+    warning:
+      `versioning is ${versioning} for the bucket ${s3.bucket}: a file deleted or overwritten there is gone for good, and a restored ` +
+      'database may name files the bucket no longer has. Turn it on (aws s3api put-bucket-versioning --versioning-configuration Status=Enabled).',
+  };
 }
 
 export async function createBackup({ config, file, env = process.env, say = () => {} }: BackupOptions): Promise<BackupResult> {
@@ -179,15 +196,10 @@ export async function createBackup({ config, file, env = process.env, say = () =
 
   const storage: Manifest['storage'] = config.s3 ? { kind: 's3', bucket: config.s3.bucket } : { kind: 'local' };
   if (config.s3) {
-    say(`Files are in the S3 bucket ${config.s3.bucket}: this backup does not copy them; the bucket's versioning keeps them.`);
-    storage.versioning = await bucketVersioning(config);
-    if (storage.versioning === 'Enabled') say(`Versioning is on for ${config.s3.bucket}: the bucket keeps every version of its files.`);
-    else {
-      warn(
-        `versioning is ${storage.versioning} for the bucket ${config.s3.bucket}: a file deleted or overwritten there is gone for good, and a restored ` +
-          'database may name files the bucket no longer has. Turn it on (aws s3api put-bucket-versioning --versioning-configuration Status=Enabled).',
-      );
-    }
+    const bucket = await bucketReport(config.s3);
+    storage.versioning = bucket.versioning;
+    bucket.lines.forEach(say);
+    if (bucket.warning) warn(bucket.warning);
   }
   if (config.publisher.secretsKey) say('SECRETS_KEY is set: keep it with this backup; without it the connected stores\' keys cannot be read.');
   if (config.authSecret) say('AUTH_SECRET is set: keep it with this backup, or sellers sign in again after a restore.');
