@@ -25,7 +25,7 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
             'tests/server/keep-shoes.test.ts',
             'tests/server/edge-width.test.ts',
           ]
-        : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
+        : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts', 'tests/server/backup-postgres.test.ts'],
     globalSetup: ['tests/support/database-global-setup.ts'],
     env: { TEST_DATABASE_KIND: databaseKind },
     testTimeout: 30_000,

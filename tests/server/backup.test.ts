@@ -1,57 +1,31 @@
 // Backups of the embedded install (server/ops/backup.ts, restore.ts): a real server on PGlite in
-// its DATA_DIR, made busy (two sellers, photos, a task a runner holds, a result, an upload whose
-// bytes have not arrived), backed up by `npm run backup` in a process of its own while a seller
-// keeps uploading and deleting photos, restored into an empty DATA_DIR and served by a second
-// server on another port: every seller's balance, ledger, tasks, results and photos are there and
-// served, every photo a row names has its file, and the upload finishes there. Then what a restore
-// refuses (a truncated copy, a flipped byte, another tar, a random file, a newer schema, a full
-// DATA_DIR), each time leaving the target exactly as it was; deletes held while a backup copies
-// files; and a bucket's versioning reported where the files are in S3.
-import { spawn } from 'node:child_process';
+// its DATA_DIR, made busy (tests/support/backups.ts), backed up by `npm run backup` in a process
+// of its own while a seller keeps uploading and deleting photos, restored into an empty DATA_DIR
+// and served by a second server on another port, which serves every seller all they had. Then
+// what a restore refuses (a truncated copy, a flipped byte, another tar, a random file, a newer
+// schema, a full DATA_DIR), each time leaving the target exactly as it was; deletes held while a
+// backup copies files; and a bucket's versioning reported where the files are in S3.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { eq } from 'drizzle-orm';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config/env';
 import { MIGRATIONS_DIR, openPglite } from '../../server/db/client';
 import { shippedMigrations } from '../../server/db/migration-level';
-import { jobs } from '../../server/db/schema';
-import { claimJob } from '../../server/jobs/runner';
 import { ArchiveWriter, BackupRefused, MANIFEST_PATH, readManifest, type Manifest } from '../../server/ops/backup-archive';
 import { bucketReport, createBackup } from '../../server/ops/backup';
 import { restoreBackup } from '../../server/ops/restore';
 import { BackupRunningError, HeldDeletes, holdDeletes, holdFileOf } from '../../server/storage/delete-hold';
 import { LocalStorage } from '../../server/storage/local';
-import { shoePhoto } from '../fixtures/shoes';
+import { backupTool, expectRestored, freePort, keepBusyUntil, listing, makeBusy, type BusyInstall, type Served } from '../support/backups';
 import { startBucket } from '../support/fakes/s3';
-import { createAsset, uploadEditFile } from '../support/edits';
-import { uploadPhoto, uploadViews } from '../support/photos';
-import { SELLER_PASSWORD, signedInSeller } from '../support/sellers';
-import type { TestApp } from '../support/test-app';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-backup-'));
-const running: TestApp[] = [];
-
-interface Served extends TestApp {
-  base: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
+const running: Served[] = [];
 
 /** The server as server.ts starts it: PGlite in DATA_DIR/pg (locked to it), the app, a port. */
 async function embeddedServer(dataDir: string): Promise<Served> {
@@ -65,7 +39,7 @@ async function embeddedServer(dataDir: string): Promise<Served> {
     LOG_LEVEL: 'silent',
     PAYMENTS_SANDBOX: 'true',
     SIGN_UP_BONUS_TOKENS: '100',
-    // The task stays with the runner that holds it below; this server makes nothing itself.
+    // The task stays with the runner that holds it; this server makes nothing itself.
     RUN_JOBS: 'false',
   });
   const app = await buildApp({ config, database: await openPglite(config.pgliteDir) });
@@ -75,87 +49,10 @@ async function embeddedServer(dataDir: string): Promise<Served> {
   return served;
 }
 
-/** `npm run backup` / `npm run restore` as an operator runs them, in a process of their own. */
-function tool(name: 'backup' | 'restore', file: string, env: Record<string, string>) {
-  const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, file], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
-  );
-}
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' });
-
-async function getJson(base: string, url: string, token: string) {
-  const res = await fetch(`${base}${url}`, { headers: auth(token) });
-  expect(res.status, `${url}: ${res.status}`).toBe(200);
-  return (await res.json()) as { data: unknown };
-}
-
-/** A signed address's query (its expiry and signature) differs with every answer; the rest must not. */
-function withoutAddresses(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutAddresses);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => !key.endsWith('url')).map(([key, inner]) => [key, withoutAddresses(inner)]));
-  }
-  return value;
-}
-
-interface Material {
-  id: string;
-  status: string;
-  file_url: string | null;
-}
-
-/** What a seller sees of their account: balance, ledger, tasks, results, photos. */
-async function accountOf(base: string, token: string) {
-  return {
-    balance: (await getJson(base, '/api/v1/tokens/balance', token)).data,
-    ledger: (await getJson(base, '/api/v1/tokens/history?page_size=100', token)).data,
-    tasks: (await getJson(base, '/api/v1/content/tasks?page_size=50', token)).data as { id: string; status: string }[],
-    assets: (await getJson(base, '/api/v1/content/assets?page_size=50', token)).data as { id: string; file_url: string }[],
-    materials: (await getJson(base, '/api/v1/materials/list?page_size=50', token)).data as Material[],
-  };
-}
-
-/** A file the API gives the address of, as its SHA-256 (comparing the bytes themselves is slow in expect). */
-async function download(base: string, url: string): Promise<string> {
-  const res = await fetch(new URL(url, base));
-  expect(res.status, url).toBe(200);
-  return crypto.createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex');
-}
-
-async function signIn(base: string, username: string): Promise<string> {
-  const res = await fetch(`${base}/api/v1/auth/login/custom`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username_or_email: username, password: SELLER_PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
-
-/** Every name and size under `directory`, to show a refused restore wrote nothing. */
-function listing(directory: string): string[] {
-  if (!fs.existsSync(directory)) return [];
-  return fs.readdirSync(directory, { recursive: true, encoding: 'utf8' }).sort().map((name) => {
-    const stat = fs.statSync(path.join(directory, name));
-    return `${name} ${stat.isDirectory() ? 'dir' : stat.size}`;
-  });
-}
-
 let a: Served;
+let busy: BusyInstall;
 let archive: string;
-let backupRun: { code: number | null; stdout: string; stderr: string; ms: number };
-const names = ['anna', 'boris'] as const;
-const before: Record<string, Awaited<ReturnType<typeof accountOf>>> = {};
-const filesBefore = new Map<string, string>();
-let inFlightTask: string;
-let pendingUpload: { material_id: string; presigned_url: string; bytes: Buffer };
+let backupRun: Awaited<ReturnType<typeof backupTool>>;
 let busyRounds = 0;
 
 beforeAll(async () => {
@@ -166,56 +63,10 @@ beforeAll(async () => {
   const seed = await PGlite.create(path.join(aDir, 'pg'), { loadDataDir: new Blob([fs.readFileSync(inject('pgliteSnapshot'))]) });
   await seed.close();
   a = await embeddedServer(aDir);
-
-  const anna = await signedInSeller(a, 'anna');
-  const boris = await signedInSeller(a, 'boris');
-  const tokens = { anna: anna.token, boris: boris.token };
-  const photos = await uploadViews(a, anna.token);
-  const task = await a.app.inject({
-    method: 'POST',
-    url: '/api/v1/content/generate',
-    headers: { ...auth(anna.token), 'idempotency-key': 'backup-task' },
-    payload: { content_config: [{ content_module: 'PRODUCT_IMAGE', category: 'PRODUCT', custom_params: { shoe_params: { heel_height: 3 } }, name: 'PRODUCT', selected: true }], material_ids: photos },
-  });
-  expect(task.statusCode, task.body).toBe(200);
-  inFlightTask = task.json().data.id;
-  // A runner has the task in hand when the backup is taken.
-  expect((await claimJob(a.app.database.db, 'busy-runner', 10 * 60_000))?.taskId).toBe(inFlightTask);
-
-  const picture = (await shoePhoto({ width: 1200, height: 900, seed: 11 })).jpeg;
-  const edit = await uploadEditFile(a, boris.token, picture, 'image edit');
-  expect((await createAsset(a, boris.token, edit.file_key)).statusCode).toBe(200);
-  // An upload registered whose bytes have not come yet.
-  const small = (await shoePhoto({ width: 800, height: 600, seed: 5 })).jpeg;
-  const ticket = await a.app.inject({
-    method: 'POST',
-    url: '/api/v1/materials/upload',
-    headers: { ...auth(boris.token), 'idempotency-key': 'backup-pending-upload' },
-    payload: { file_name: 'left.jpg', file_type: 'image/jpeg', file_size: small.length, description: JSON.stringify({ view: 'left_side' }) },
-  });
-  expect(ticket.statusCode, ticket.body).toBe(200);
-  pendingUpload = { ...ticket.json().data, bytes: small };
-
-  for (const name of names) {
-    before[name] = await accountOf(a.base, tokens[name]);
-    for (const asset of before[name].assets) filesBefore.set(asset.id, await download(a.base, asset.file_url));
-    for (const material of before[name].materials) if (material.file_url) filesBefore.set(material.id, await download(a.base, material.file_url));
-  }
-
-  // The backup, while Boris keeps adding photos and deleting the one before.
+  busy = await makeBusy(a);
   archive = path.join(root, 'busy.tar.gz');
-  const backup = tool('backup', archive, { DATA_DIR: aDir });
-  let done = false;
-  void backup.then(() => (done = true));
-  let previous: string | null = null;
-  while (!done) {
-    const id = await uploadPhoto(a, boris.token, small, 'front');
-    if (previous) expect((await a.app.inject({ method: 'DELETE', url: `/api/v1/materials/${previous}`, headers: auth(boris.token) })).statusCode).toBe(200);
-    previous = id;
-    busyRounds += 1;
-    // A seller's pace, not a flood: the backup has the same process to talk to.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const backup = backupTool('backup', archive, { DATA_DIR: aDir });
+  busyRounds = await keepBusyUntil(a, busy, backup);
   backupRun = await backup;
 }, 120_000);
 
@@ -253,31 +104,7 @@ describe('npm run restore', () => {
     expect(fs.readFileSync(path.join(bDir, 'secrets.key'))).toEqual(fs.readFileSync(path.join(a.dataDir, 'secrets.key')));
     const b = await embeddedServer(bDir);
     try {
-      for (const name of names) {
-        const token = await signIn(b.base, name);
-        const after = await accountOf(b.base, token);
-        const was = before[name]!;
-        expect(after.balance).toEqual(was.balance);
-        expect(after.ledger).toEqual(was.ledger);
-        expect(withoutAddresses(after.tasks)).toEqual(withoutAddresses(was.tasks));
-        expect(withoutAddresses(after.assets)).toEqual(withoutAddresses(was.assets));
-        for (const asset of after.assets) expect(await download(b.base, asset.file_url)).toBe(filesBefore.get(asset.id));
-        // Every photo there was is there; photos added while the backup ran may be too, each with its file.
-        const byId = new Map(after.materials.map((material) => [material.id, material]));
-        for (const material of was.materials) expect(byId.get(material.id)?.status).toBe(material.status);
-        for (const material of after.materials) {
-          if (material.status !== 'uploaded') continue;
-          const file = await download(b.base, material.file_url!);
-          if (filesBefore.has(material.id)) expect(file).toBe(filesBefore.get(material.id));
-        }
-      }
-      // The task is still with the runner that held it, its tokens still held.
-      const [job] = await b.app.database.db.select().from(jobs).where(eq(jobs.taskId, inFlightTask));
-      expect(job).toMatchObject({ status: 'running', lockedBy: 'busy-runner' });
-      // The upload whose bytes had not come finishes here, at the address the first server gave.
-      const put = await fetch(new URL(pendingUpload.presigned_url, b.base), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: pendingUpload.bytes });
-      expect(put.status).toBe(200);
-      expect(((await put.json()) as { data: { material_id: string; status: string } }).data).toEqual({ material_id: pendingUpload.material_id, status: 'uploaded' });
+      await expectRestored(b, busy);
     } finally {
       await b.close();
     }
@@ -312,7 +139,7 @@ describe('a restore refuses', () => {
       `${file} is truncated: it ends in the middle of its compressed data. It was cut short when it was copied or written; use a complete copy.`,
     );
     const target = path.join(root, 'cli-target');
-    const run = await tool('restore', file, { DATA_DIR: target });
+    const run = await backupTool('restore', file, { DATA_DIR: target });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`Restore refused: ${file} is truncated`);
     expect(fs.existsSync(target)).toBe(false);
