@@ -26,7 +26,7 @@ import { DataDirLockedError, lockDirectory } from '../db/lock';
 import { appliedMigrations, levelOf, type AppliedMigrations } from '../db/migration-level';
 import { pgliteSnapshot } from '../db/snapshot';
 import { HOLD_FILE, holdDeletes } from '../storage/delete-hold';
-import { ArchiveWriter, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, DATA_PREFIX, MANIFEST_PATH, PGLITE_ENTRY, POSTGRES_ENTRY, type Manifest, type ManifestEntry } from './backup-archive';
+import { ArchiveWriter, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, DATA_PREFIX, isSafeDataPath, MANIFEST_PATH, PGLITE_ENTRY, POSTGRES_ENTRY, type Manifest, type ManifestEntry } from './backup-archive';
 import { pgDump, postgresMajor, serverVersion, toolVersion, withClient } from './postgres-tools';
 import { requestSnapshot, SOCKET_FILE } from './snapshot-socket';
 import pkg from '../../package.json' with { type: 'json' };
@@ -145,9 +145,19 @@ async function listDataFiles(config: Config, say: (line: string) => void): Promi
       const entry = relative ? `${relative}/${name}` : name;
       const stat = fs.lstatSync(source, { throwIfNoEntry: false });
       if (!stat) continue; // gone since it was listed: a file being renamed into place
-      if (stat.isDirectory()) await walk(source, entry);
-      else if (stat.isFile()) found.push({ path: `${DATA_PREFIX}${entry}`, size: stat.size, sha256: await sha256Of(source), mode: stat.mode & 0o777, source, mtime: stat.mtime });
-      else say(`${source} is not a regular file and is not backed up.`);
+      if (!isSafeDataPath(`${DATA_PREFIX}${entry}`)) {
+        say(`${source} has a name a restore would not write, and is not backed up.`);
+      } else if (stat.isDirectory()) {
+        await walk(source, entry);
+      } else if (stat.isFile()) {
+        const sha256 = await sha256Of(source).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null; // renamed into place since it was listed
+          throw error;
+        });
+        if (sha256) found.push({ path: `${DATA_PREFIX}${entry}`, size: stat.size, sha256, mode: stat.mode & 0o777, source, mtime: stat.mtime });
+      } else {
+        say(`${source} is not a regular file and is not backed up.`);
+      }
     }
   };
   await walk(config.dataDir, '');

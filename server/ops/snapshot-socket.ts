@@ -60,7 +60,10 @@ export async function serveSnapshots(options: {
     let request = '';
     const onData = (chunk: Buffer) => {
       request += chunk.toString('utf8');
-      if (request.length > HEADER_LIMIT) socket.destroy();
+      if (request.length > HEADER_LIMIT) {
+        socket.destroy();
+        return;
+      }
       const end = request.indexOf('\n');
       if (end < 0) return;
       socket.off('data', onData);
@@ -141,6 +144,7 @@ export async function requestSnapshot(dataDir: string, target: string, ownerPid:
       let header = null as SnapshotHeader | null;
       let pending = Buffer.alloc(0);
       let received = 0;
+      out.on('error', reject);
       socket.on('connect', () => socket.write(`${JSON.stringify({ op: 'snapshot' })}\n`));
       socket.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
@@ -160,7 +164,13 @@ export async function requestSnapshot(dataDir: string, target: string, ownerPid:
             if (pending.length > HEADER_LIMIT) socket.destroy(new Error('the server answered something that is not a snapshot'));
             return;
           }
-          header = JSON.parse(pending.subarray(0, end).toString('utf8')) as SnapshotHeader;
+          try {
+            header = JSON.parse(pending.subarray(0, end).toString('utf8')) as SnapshotHeader;
+          } catch {
+            reject(new SnapshotUnavailable(`Something other than a SoleStudio server answers on ${file}.`));
+            socket.destroy();
+            return;
+          }
           if (!header.ok) {
             reject(new SnapshotUnavailable(`The server could not copy its database: ${header.error ?? 'no reason given'}`));
             socket.destroy();
