@@ -33,8 +33,9 @@ const POSTGRES_TESTS = [
   'event-tickets',
   'list-answers',
   'rate-limit',
-  // The migrator on a server database.
+  // The migrator on a server database, and backups by pg_dump and pg_restore.
   'migration-upgrade',
+  'backup-postgres',
 ].map((name) => `tests/server/${name}.test.ts`);
 // A file renamed or removed would otherwise quietly leave PostgreSQL without its test.
 for (const file of POSTGRES_TESTS) if (!fs.existsSync(file)) throw new Error(`vitest.config.ts lists ${file} for PostgreSQL, and it does not exist`);
@@ -45,7 +46,7 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
     environment: 'node' as const,
     include: databaseKind === 'postgres' ? POSTGRES_TESTS : ['tests/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     // Worker processes and other nodes exist only beside PostgreSQL.
-    exclude: databaseKind === 'postgres' ? [] : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts'],
+    exclude: databaseKind === 'postgres' ? [] : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts', 'tests/server/backup-postgres.test.ts'],
     globalSetup: ['tests/support/database-global-setup.ts'],
     setupFiles: ['tests/support/server-setup.ts'],
     env: { TEST_DATABASE_KIND: databaseKind },

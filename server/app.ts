@@ -25,6 +25,7 @@ import { storagePlugin } from './plugins/storage';
 import { generationPlugin } from './plugins/generation';
 import { billingPlugin } from './plugins/billing';
 import { materialSweepPlugin } from './plugins/material-sweep';
+import { backupSocketPlugin } from './plugins/backup-socket';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
 import { assetRoutes } from './routes/v1/assets';
@@ -102,6 +103,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(generationPlugin);
   await app.register(materialSweepPlugin);
   await app.register(billingPlugin);
+  await app.register(backupSocketPlugin);
 
   // Routes.
   await app.register(healthRoutes, { prefix: '/api', version: pkg.version, database: database.kind });

@@ -11,6 +11,7 @@ import type { Client as PgClient } from 'pg';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { lockDirectory } from './lock';
+import { pgliteSnapshot, type DatabaseSnapshot } from './snapshot';
 import { retryDelayMs } from '../../contract/backoff';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,6 +26,8 @@ export interface DatabaseHandle {
    * back (notices sent meanwhile are lost). Returns a function that stops listening.
    */
   listen?(channel: string, onNotice: (payload: string) => void, onResume: (droppedAt: Date) => void): () => Promise<void>;
+  /** The embedded database in DATA_DIR only: a consistent copy of it, taken while it serves (for backups). */
+  snapshot?(): Promise<DatabaseSnapshot>;
 }
 
 /** Beside this module: server/db/migrations in the sources, dist-server/migrations when built. */
@@ -76,6 +79,11 @@ async function createPgliteDirectory(directory: string, options: object): Promis
   await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', code, directory, JSON.stringify(options)], { cwd });
 }
 
+/** How the embedded database is started, wherever it is opened. */
+export function pgliteOptions(defaultStartParams: readonly string[]) {
+  return { startParams: [...defaultStartParams, '-c', 'wal_init_zero=off'] };
+}
+
 export async function openPglite(directory: string): Promise<DatabaseHandle> {
   fs.mkdirSync(path.dirname(directory), { recursive: true });
   const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
@@ -85,10 +93,12 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
       import('@electric-sql/pglite'),
       import('drizzle-orm/pglite/migrator'),
     ]);
-    const options = { startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'] };
+    const options = pgliteOptions(PGlite.defaultStartParams);
     if (fresh) await createPgliteDirectory(directory, options);
-    const handle = await fromPglite(await PGlite.create(directory, options), () => lock.release());
+    const client = await PGlite.create(directory, options);
+    const handle = await fromPglite(client, () => lock.release());
     await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    handle.snapshot = () => pgliteSnapshot(client);
     return handle;
   } catch (error) {
     lock.release();

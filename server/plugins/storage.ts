@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocalStorage } from '../storage/local';
+import { HeldDeletes, holdFileOf } from '../storage/delete-hold';
 import type { ObjectStorage } from '../storage/storage';
 
 declare module 'fastify' {
@@ -19,7 +20,9 @@ export const storagePlugin = fp(
       app.decorate('storage', storage);
       app.addHook('onClose', async () => storage.close());
     } else {
-      app.decorate('storage', new LocalStorage(app.config.filesDir, app.signingKey));
+      const storage = new LocalStorage(app.config.filesDir, app.signingKey, new HeldDeletes(holdFileOf(app.config.dataDir)));
+      app.decorate('storage', storage);
+      app.addHook('onClose', async () => storage.settleDeletes());
     }
   },
   { name: 'storage', dependencies: ['auth'] },

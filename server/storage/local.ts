@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ObjectTooLargeError, STORAGE_KEY_PATTERN, type ObjectStorage, type UploadBinding } from './storage';
+import type { HeldDeletes } from './delete-hold';
 
 export const LOCAL_STORAGE_PREFIX = '/api/v1/storage/';
 
@@ -28,6 +29,8 @@ export class LocalStorage implements ObjectStorage {
   constructor(
     private readonly root: string,
     signingKey: Uint8Array,
+    /** Deletes wait while a backup copies the files (see delete-hold.ts). */
+    private readonly held?: HeldDeletes,
   ) {
     // A key of its own, so a storage signature can never pass for any other signature.
     this.key = crypto.createHmac('sha256', signingKey).update('solestudio/storage-urls').digest();
@@ -85,10 +88,19 @@ export class LocalStorage implements ObjectStorage {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const partial = `${file}.${crypto.randomBytes(4).toString('hex')}.part`;
     await fs.writeFile(partial, body);
+    this.held?.forget(key);
     await fs.rename(partial, file);
   }
 
   async delete(key: string) {
-    await fs.rm(this.file(key), { force: true });
+    const file = this.file(key);
+    const remove = () => fs.rm(file, { force: true });
+    await (this.held ? this.held.run(key, remove) : remove());
+  }
+
+  /** Runs the deletes a backup held, if it is over (at shutdown). */
+  async settleDeletes(): Promise<void> {
+    await this.held?.settle();
+    this.held?.stop();
   }
 }

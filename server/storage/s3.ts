@@ -92,6 +92,16 @@ export class S3Storage implements ObjectStorage {
     await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
   }
 
+  /**
+   * Whether the bucket keeps earlier versions of what is overwritten or deleted (what a restore
+   * of the database to an earlier time needs): S3 answers Enabled or Suspended, or nothing for a
+   * bucket where it was never turned on.
+   */
+  async versioning(): Promise<'Enabled' | 'Suspended' | 'Off'> {
+    const answer = await this.client.send(new this.sdk.GetBucketVersioningCommand({ Bucket: this.options.bucket }));
+    return answer.Status ?? 'Off';
+  }
+
   close() {
     this.client.destroy();
   }

@@ -33,6 +33,8 @@ export interface FakeBucket {
   env: Record<string, string>;
   /** Presigned requests the front refused, with why. */
   refused: string[];
+  /** What GetBucketVersioning answers (s3rver has no versioning): null for a bucket where it was never turned on. */
+  versioning: 'Enabled' | 'Suspended' | null;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,14 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
   const { port: s3Port } = (await s3.run()) as unknown as { port: number };
   const refused: string[] = [];
   const front = http.createServer((request, response) => {
+    const asked = new URL(request.url ?? '/', 'http://bucket');
+    if (request.method === 'GET' && asked.pathname.replace(/\/$/, '') === `/${name}` && asked.searchParams.has('versioning')) {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      const status = bucket.versioning ? `<Status>${bucket.versioning}</Status>` : '';
+      response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${status}</VersioningConfiguration>`);
+      return;
+    }
     // A CORS preflight carries the address but is not signed (S3 answers it from the CORS rule).
     if (request.method !== 'OPTIONS' && (request.url ?? '').includes('X-Amz-Signature=')) {
       const problem = presignedProblem(request, BUCKET_CREDENTIALS.secretAccessKey);
@@ -102,7 +112,7 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
   front.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-  return {
+  const bucket: FakeBucket = {
     endpoint,
     name,
     env: {
@@ -113,6 +123,7 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
       S3_SECRET_ACCESS_KEY: BUCKET_CREDENTIALS.secretAccessKey,
     },
     refused,
+    versioning: null,
     async close() {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));
@@ -120,4 +131,5 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
+  return bucket;
 }
