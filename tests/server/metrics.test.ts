@@ -3,7 +3,8 @@
 // retries and failures with the log lines that name it, an engine's time over an output (the
 // remote engine, against a local server that speaks its protocol), payment steps and
 // notifications by provider and outcome, open event streams, the job queue read from the
-// database, the data directory's disk — and a worker's own metrics listener.
+// database, the data directory's disk — and a worker's own metrics listener. The Grafana
+// dashboard and the alert rules read only metrics a scrape of the real server declares.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +22,7 @@ import { jobs, materials, taskOutputs, tasks } from '../../server/db/schema';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config/env';
 import { listenForMetrics } from '../../server/metrics/listener';
-import { countOf, readSamples, sampleOf, type Sample } from '../support/metrics';
+import { countOf, declaredMetrics, metricNamesIn, readSamples, sampleOf, type Sample } from '../support/metrics';
 
 const TOKEN = 'scrape-me-if-you-can-0123456789';
 let t: TestApp;
@@ -350,3 +351,84 @@ describe('a worker\'s metrics listener', () => {
   });
 });
 
+describe('the Grafana dashboard and the alert rules', () => {
+  /** Every metric an expression reads is one the server declares (a histogram's by its series). */
+  const unknownIn = (exprs: string[], declared: Map<string, string>) =>
+    exprs.flatMap(metricNamesIn).filter((name) => {
+      if (declared.has(name)) return false;
+      const histogram = /^(.*)_(bucket|sum|count)$/.exec(name);
+      if (histogram && declared.get(histogram[1]!) === 'histogram') return false;
+      // Made by Prometheus itself for every target it scrapes.
+      return name !== 'up';
+    });
+
+  const declared = async () => {
+    const answer = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    return declaredMetrics(await answer.text());
+  };
+
+  it('the dashboard: a Prometheus datasource variable, and only metrics the server serves', async () => {
+    interface Target { expr: string; datasource: { uid: string } }
+    interface Panel { type: string; title: string; datasource?: { uid: string }; targets?: Target[] }
+    const dashboard = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../ops/grafana/solestudio.json'), 'utf8')) as {
+      uid: string;
+      panels: Panel[];
+      templating: { list: { type: string; name: string; query: string | { query: string } }[] };
+    };
+    const variables = dashboard.templating.list;
+    expect(variables.find((variable) => variable.name === 'datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
+    const panels = dashboard.panels.filter((panel) => panel.type !== 'row');
+    expect(panels.length).toBeGreaterThan(10);
+    const exprs: string[] = [];
+    for (const panel of panels) {
+      expect(panel.datasource?.uid, panel.title).toBe('${datasource}');
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets!) {
+        expect(target.datasource.uid, panel.title).toBe('${datasource}');
+        exprs.push(target.expr);
+      }
+    }
+    for (const variable of variables.filter((candidate) => candidate.type === 'query')) {
+      const query = typeof variable.query === 'string' ? variable.query : variable.query.query;
+      exprs.push(/^label_values\((\w+),\s*\w+\)$/.exec(query)![1]!);
+    }
+    const read = new Set(exprs.flatMap(metricNamesIn));
+    for (const name of ['solestudio_http_request_duration_seconds_bucket', 'solestudio_jobs_oldest_due_seconds', 'solestudio_webhooks_total', 'solestudio_data_dir_free_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
+      expect(read).toContain(name);
+    }
+    expect(unknownIn(exprs, await declared())).toEqual([]);
+  });
+
+  it('the alert rules: each with an expression, a severity and a summary, reading only metrics the server serves', async () => {
+    const text = fs.readFileSync(path.join(import.meta.dirname, '../../ops/prometheus/alerts.yml'), 'utf8');
+    expect(text).toMatch(/^groups:\n {2}- name: solestudio\n {4}rules:\n/m);
+    const rules = text.split(/\n {6}- alert: /).slice(1).map((block) => {
+      const inline = /\n {8}expr: (?!\|)(.+)/.exec(block)?.[1];
+      const folded = /\n {8}expr: \|\n((?: {10}.*\n)+)/.exec(block)?.[1];
+      return {
+        alert: block.split('\n', 1)[0]!,
+        expr: (inline ?? folded ?? '').trim(),
+        severity: /\n {8}labels:\n {10}severity: (\w+)/.exec(block)?.[1],
+        summary: /\n {8}annotations:\n {10}summary: ".+"\n {10}description: ".+"/.test(block),
+      };
+    });
+    expect(rules.map((rule) => rule.alert)).toEqual(
+      expect.arrayContaining(['SoleStudioJobsStuck', 'SoleStudioWebhooksFailing', 'SoleStudioMailFailing', 'SoleStudioDiskNearlyFull']),
+    );
+    for (const rule of rules) {
+      expect(rule.expr, rule.alert).not.toBe('');
+      expect(['warning', 'critical'], rule.alert).toContain(rule.severity);
+      expect(rule.summary, rule.alert).toBe(true);
+    }
+    expect(unknownIn(rules.map((rule) => rule.expr), await declared())).toEqual([]);
+  });
+
+  it('reads metric names out of expressions, so a renamed metric is caught', () => {
+    expect(metricNamesIn('max by (kind) (solestudio_jobs_oldest_due_seconds{instance=~"$instance"}) > 600')).toEqual(['solestudio_jobs_oldest_due_seconds']);
+    expect(metricNamesIn('histogram_quantile(0.99, sum by (le, route) (rate(solestudio_http_request_duration_seconds_bucket[$__rate_interval])))')).toEqual([
+      'solestudio_http_request_duration_seconds_bucket',
+    ]);
+    expect(metricNamesIn('predict_linear(a_b[6h], 24 * 3600) < 0 and on (instance) (c / d) < 0.25')).toEqual(['a_b', 'c', 'd']);
+    expect(unknownIn(['sum(rate(solestudio_http_requests_total[5m]))'], new Map([['solestudio_http_request_duration_seconds', 'histogram']]))).toEqual(['solestudio_http_requests_total']);
+  });
+});

@@ -21,6 +21,11 @@ export function readSamples(text: string): Sample[] {
   return samples;
 }
 
+/** The names of the metrics the text declares (its `# TYPE` lines), with their types. */
+export function declaredMetrics(text: string): Map<string, string> {
+  return new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((match) => [match[1]!, match[2]!]));
+}
+
 function matching(samples: Sample[], name: string, labels: Record<string, string>): Sample[] {
   return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
 }
@@ -37,4 +42,17 @@ export function countOf(samples: Sample[], name: string, labels: Record<string, 
   const found = matching(samples, name, labels);
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
+}
+
+const NOT_METRICS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+
+/** The metric names a PromQL expression reads (Grafana's `$variables` allowed). */
+export function metricNamesIn(expr: string): string[] {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '')
+    .replace(/\$\w+/g, '');
+  return [...bare.matchAll(/(?<![\w.:$])([a-zA-Z_:][\w:]*)(?![\w:])(?!\s*\()/g)].map((match) => match[1]!).filter((name) => !NOT_METRICS.has(name.toLowerCase()));
 }
