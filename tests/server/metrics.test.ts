@@ -421,6 +421,12 @@ describe('the Grafana dashboard and the alert rules', () => {
       expect(rule.summary, rule.alert).toBe(true);
     }
     expect(unknownIn(rules.map((rule) => rule.expr), await declared())).toEqual([]);
+
+    // The rules' own tests (promtool test rules) feed series of the same names.
+    const tests = fs.readFileSync(path.join(import.meta.dirname, '../../ops/prometheus/alerts.test.yml'), 'utf8');
+    const fed = [...tests.matchAll(/series: '([a-zA-Z_:][\w:]*)\{/g)].map((match) => match[1]!);
+    expect(fed.length).toBeGreaterThan(5);
+    expect(unknownIn(fed, await declared())).toEqual([]);
   });
 
   it('reads metric names out of expressions, so a renamed metric is caught', () => {
