@@ -12,9 +12,10 @@ import type { Config } from './config/env';
 import type { DatabaseHandle } from './db/client';
 import { createLedger, type Ledger } from './ledger/ledger';
 import { loadSecretsKey, type SecretsKey } from './publisher/secrets';
-import { withSafeRequests } from './lib/log';
+import { requestIdOf, withSafeRequests } from './lib/log';
 import { localePlugin } from './plugins/locale';
 import { errorsPlugin, sendRouteNotFound } from './plugins/errors';
+import { metricsPlugin } from './plugins/metrics';
 import { securityPlugin } from './plugins/security';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { docsPlugin } from './plugins/docs';
@@ -57,14 +58,17 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** `worker` for `npm run worker` (its metrics say so); the API server otherwise. */
+  role?: 'api' | 'worker';
 }
 
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, role = 'api' }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withSafeRequests(logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
-    // Request ids in logs and in the x-request-id header help match a seller's report to a log line.
-    genReqId: () => crypto.randomUUID(),
+    // Request ids in every line a request logs and in the x-request-id header help match a
+    // seller's report to a log line; a proxy's own id (X-Request-Id) is kept when it is a plain one.
+    genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -87,6 +91,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   // External plugins.
   await app.register(localePlugin);
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin, { version: pkg.version, role });
   await app.register(securityPlugin, {
     scriptHashes: web ? inlineScriptHashes(config.staticDir) : [],
     https: config.publicUrl.startsWith('https://'),

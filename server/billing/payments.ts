@@ -2,7 +2,9 @@
 // checkout; only the provider moves it on — a verified notification, or its own answer when
 // reconciliation asks — and the credit is written in the same transaction as the payment's new
 // status and the provider's event id, so whatever a provider repeats, reorders or loses, a
-// payment credits once. A refund takes the tokens back as far as the balance allows.
+// payment credits once. A refund takes the tokens back as far as the balance allows. Each step a
+// payment takes is told to the metrics once it is committed; a call from a request or a
+// notification logs to that request's log, so its lines carry the request's id.
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
@@ -19,6 +21,7 @@ import {
   type TopUpRequest,
 } from '../../contract/billing';
 import type { PriceList } from './prices';
+import type { PaymentOutcome } from '../metrics/metrics';
 import { applyDispute, tokensFor, type PaidTarget } from './disputes';
 import {
   NotificationRejected,
@@ -53,7 +56,15 @@ export interface PaymentsOptions {
   publicUrl: string;
   /** A seller's tokens changed: tell their open pages. */
   walletChanged(userId: string): void;
+  /** A payment took a step (the metrics): told once the step is committed. */
+  stepped?(provider: string, step: PaymentOutcome): void;
   now?: () => Date;
+}
+
+/** One call's log, and the steps it moved a payment through, told once its transaction commits. */
+interface Call {
+  log: FastifyBaseLogger;
+  steps: PaymentOutcome[];
 }
 
 export type Payments = ReturnType<typeof createPayments>;
@@ -62,6 +73,11 @@ export function createPayments(options: PaymentsOptions) {
   const { db, ledger, log, prices, providers } = options;
   const now = options.now ?? (() => new Date());
   const lastAsked = new Map<string, number>();
+  const stepped = (provider: string, step: PaymentOutcome) => options.stepped?.(provider, step);
+  const callOf = (callLog: FastifyBaseLogger = log): Call => ({ log: callLog, steps: [] });
+  const told = (provider: string, call: Call) => {
+    for (const step of call.steps) stepped(provider, step);
+  };
 
   const currencyOf = (provider: ClientProvider): ChargeCurrency => (provider === 'card' ? 'USD' : 'RUB');
   const perUsd = (currency: ChargeCurrency) => (currency === 'USD' ? 1 : prices.rub_per_usd);
@@ -122,15 +138,18 @@ export function createPayments(options: PaymentsOptions) {
     return (result as unknown as { rows: { userId: string }[] }).rows[0]?.userId ?? null;
   };
 
-  /** Applies one event to its payment, in one transaction; true when it changed anything. */
-  const apply = async (providerName: ProviderName, event: PaymentEvent | Extract<ReversalEvent, { kind: 'disputed' }>): Promise<boolean> => {
+  /** Applies one event to its payment, in one transaction; true when it changed anything. `callLog`: the notification's request's. */
+  const apply = async (providerName: ProviderName, event: PaymentEvent | Extract<ReversalEvent, { kind: 'disputed' }>, callLog?: FastifyBaseLogger): Promise<boolean> => {
     if (event.kind === 'succeeded') {
       const userId = await completeAtOnce(providerName, event);
       if (userId) {
+        stepped(providerName, 'completed');
         options.walletChanged(userId);
         return true;
       }
     }
+    const call = callOf(callLog);
+    const { log } = call;
     const changed = await db.transaction(async (tx) => {
       const [payment] = await tx
         .select()
@@ -150,15 +169,17 @@ export function createPayments(options: PaymentsOptions) {
         .onConflictDoNothing()
         .returning({ eventId: paymentEvents.eventId });
       if (recorded.length === 0) return null;
-      if (event.kind === 'disputed') return dispute(tx, payment, providerName, event);
-      return settle(tx, payment, event);
+      if (event.kind === 'disputed') return dispute(tx, payment, providerName, event, call);
+      return settle(tx, payment, event, call);
     });
+    told(providerName, call);
     if (changed) options.walletChanged(changed.userId);
     return Boolean(changed);
   };
 
   /** Moves a locked payment on by what the provider says; the row when tokens or its status moved. */
-  const settle = async (tx: Database, payment: PaymentRow, event: PaymentEvent | (RemoteState & { refundedMinor: number })): Promise<PaymentRow | null> => {
+  const settle = async (tx: Database, payment: PaymentRow, event: PaymentEvent | (RemoteState & { refundedMinor: number }), call: Call): Promise<PaymentRow | null> => {
+    const { log, steps } = call;
     const kind = 'kind' in event ? event.kind : event.status;
     let row = payment;
     let moved = false;
@@ -170,6 +191,7 @@ export function createPayments(options: PaymentsOptions) {
         .where(eq(payments.id, row.id))
         .returning()) as [PaymentRow];
       await ledger.creditTopUp(row.userId, row.id, row.tokens, tx);
+      steps.push('completed');
       moved = true;
     };
 
@@ -187,6 +209,7 @@ export function createPayments(options: PaymentsOptions) {
         .set({ status: 'failed', failureReason: (event as { reason: string }).reason, settledAt: now() })
         .where(eq(payments.id, row.id))
         .returning()) as [PaymentRow];
+      steps.push('failed');
       moved = true;
     }
 
@@ -207,18 +230,20 @@ export function createPayments(options: PaymentsOptions) {
         .set({ refundedMinor, refundedTokens: target, unrecoveredTokens: sql`${payments.unrecoveredTokens} + ${unrecovered}` })
         .where(eq(payments.id, row.id))
         .returning()) as [PaymentRow];
+      steps.push('refunded');
       moved = true;
     }
     return moved ? row : null;
   };
 
   /** A dispute of a top-up: its tokens taken back while open or lost, given back if won (see disputes.ts). */
-  const dispute = async (tx: Database, payment: PaymentRow, providerName: ProviderName, event: Extract<ReversalEvent, { kind: 'disputed' }>): Promise<PaymentRow | null> => {
+  const dispute = async (tx: Database, payment: PaymentRow, providerName: ProviderName, event: Extract<ReversalEvent, { kind: 'disputed' }>, call: Call): Promise<PaymentRow | null> => {
     let row = payment;
     if (row.status === 'pending') {
       // Disputed means it was paid, even when the success was never heard.
       [row] = (await tx.update(payments).set({ status: 'completed', failureReason: null, settledAt: now() }).where(eq(payments.id, row.id)).returning()) as [PaymentRow];
       await ledger.creditTopUp(row.userId, row.id, row.tokens, tx);
+      call.steps.push('completed');
     }
     if (row.status !== 'completed') return null;
     const target: PaidTarget = {
@@ -231,24 +256,28 @@ export function createPayments(options: PaymentsOptions) {
       refunded: { minor: row.refundedMinor, tokens: row.refundedTokens },
       credit: { type: 'top_up', reference: `payment:${row.id}` },
     };
-    return (await applyDispute(tx, ledger, providerName, event, target)) || row !== payment ? row : null;
+    const disputed = await applyDispute(tx, ledger, providerName, event, target);
+    if (disputed) call.steps.push('disputed');
+    return disputed || row !== payment ? row : null;
   };
 
   /** Asks the provider about one pending payment and settles it by the answer. */
-  const ask = async (payment: PaymentRow): Promise<PaymentRow> => {
+  const ask = async (payment: PaymentRow, callLog?: FastifyBaseLogger): Promise<PaymentRow> => {
     const provider = providerNamed(providers, payment.provider);
     if (!provider || !payment.providerPaymentId) return payment;
-    return settleRemote(payment, await provider.retrieve(payment.providerPaymentId));
+    return settleRemote(payment, await provider.retrieve(payment.providerPaymentId), callLog);
   };
 
   /** Settles a payment by what its provider says of it, in one transaction. */
-  const settleRemote = async (payment: PaymentRow, remote: RemotePayment): Promise<PaymentRow> => {
+  const settleRemote = async (payment: PaymentRow, remote: RemotePayment, callLog?: FastifyBaseLogger): Promise<PaymentRow> => {
     let changed: PaymentRow | null = null;
+    const call = callOf(callLog);
     await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
       if (!locked) return;
-      changed = await settle(tx, locked, { ...remote.state, refundedMinor: remote.refundedMinor });
+      changed = await settle(tx, locked, { ...remote.state, refundedMinor: remote.refundedMinor }, call);
     });
+    told(payment.provider, call);
     const settled = changed as PaymentRow | null;
     if (settled) options.walletChanged(settled.userId);
     return settled ?? (await findPayment(payment.id)) ?? payment;
@@ -263,7 +292,8 @@ export function createPayments(options: PaymentsOptions) {
     methods,
 
     /** Creates a pending payment and its checkout; answers where to send the seller. */
-    async startTopUp(userId: string, request: TopUpRequest, context: { locale: string; email?: string }) {
+    async startTopUp(userId: string, request: TopUpRequest, context: { locale: string; email?: string; log?: FastifyBaseLogger }) {
+      const callLog = context.log ?? log;
       const { pack, method, provider, currency, amountMinor } = resolveRequest(request);
       const [payment] = await db
         .insert(payments)
@@ -296,12 +326,13 @@ export function createPayments(options: PaymentsOptions) {
       } catch (error) {
         // Nothing was paid: the seller never saw the provider's page. The payment ends failed.
         await db.update(payments).set({ status: 'failed', settledAt: now() }).where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+        stepped(provider.name, 'checkout_failed');
         if (error instanceof ProviderUnavailable) {
-          log.warn({ err: error, provider: provider.name }, 'the payment provider is unavailable');
+          callLog.warn({ err: error, provider: provider.name }, 'the payment provider is unavailable');
           throw new HttpError(503, 'PAYMENT_UNAVAILABLE', 'PAYMENT_UNAVAILABLE');
         }
         if (error instanceof ProviderRefused) {
-          log.error({ err: error, provider: provider.name }, 'the payment provider refused a checkout');
+          callLog.error({ err: error, provider: provider.name }, 'the payment provider refused a checkout');
           throw new HttpError(502, 'PAYMENT_REFUSED', 'PAYMENT_REFUSED');
         }
         throw error;
@@ -310,6 +341,7 @@ export function createPayments(options: PaymentsOptions) {
         .update(payments)
         .set({ providerPaymentId: checkout.providerPaymentId, redirectUrl: checkout.redirectUrl })
         .where(eq(payments.id, payment.id));
+      stepped(provider.name, 'started');
       return { paymentId: payment.id, redirectUrl: checkout.redirectUrl };
     },
 
@@ -318,7 +350,7 @@ export function createPayments(options: PaymentsOptions) {
      * is asked, at most every few seconds, so a seller back from its page sees the result even
      * before the notification arrives.
      */
-    async statusOf(userId: string, paymentId: string): Promise<PaymentRow | undefined> {
+    async statusOf(userId: string, paymentId: string, callLog: FastifyBaseLogger = log): Promise<PaymentRow | undefined> {
       const [row] = await db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, userId)));
       if (!row || row.status !== 'pending' || !row.providerPaymentId) return row;
       const at = now().getTime();
@@ -326,9 +358,9 @@ export function createPayments(options: PaymentsOptions) {
       lastAsked.set(row.id, at);
       if (lastAsked.size > 10_000) lastAsked.clear();
       try {
-        return await ask(row);
+        return await ask(row, callLog);
       } catch (error) {
-        log.warn({ err: error, paymentId: row.id }, 'asking the provider about a payment failed');
+        callLog.warn({ err: error, paymentId: row.id }, 'asking the provider about a payment failed');
         return row;
       }
     },
@@ -369,10 +401,12 @@ export function createPayments(options: PaymentsOptions) {
             settled = await settleRemote(settled, remote);
           }
           if (settled.status === 'pending' && at.getTime() - settled.createdAt.getTime() > GIVE_UP_MS) {
-            await db
+            const expired = await db
               .update(payments)
               .set({ status: 'failed', failureReason: 'expired', settledAt: at })
-              .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+              .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')))
+              .returning({ id: payments.id });
+            if (expired.length > 0) stepped(payment.provider, 'failed');
           }
         } catch (error) {
           log.warn({ err: error, paymentId: payment.id }, 'reconciling a payment failed; it is asked about again later');

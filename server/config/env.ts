@@ -114,6 +114,14 @@ const envSchema = z.object({
   AMAZON_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   /** The demo store this server plays for trying the publisher; by default only where the payment sandbox runs unannounced. */
   DEMO_STORE: booleanText.optional(),
+  /** Turns GET /metrics on (Prometheus' format), answered only to `Authorization: Bearer <this>`. Unset: no such route. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent in a header)')
+    .optional(),
+  /** The port an `npm run worker` process serves its own /metrics on (it has no other port); needs METRICS_TOKEN. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 }).superRefine((env, ctx) => {
   const pairs = [
     ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
@@ -124,6 +132,9 @@ const envSchema = z.object({
       const missing = env[a] ? b : a;
       ctx.addIssue({ code: 'custom', path: [missing], message: `must be set together with ${missing === a ? b : a}` });
     }
+  }
+  if (env.WORKER_METRICS_PORT !== undefined && !env.METRICS_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['WORKER_METRICS_PORT'], message: 'needs METRICS_TOKEN: a worker serves its metrics only behind the token' });
   }
   if (env.YOOKASSA_TRUSTED_IPS) {
     for (const problem of addressList(env.YOOKASSA_TRUSTED_IPS).problems) ctx.addIssue({ code: 'custom', path: ['YOOKASSA_TRUSTED_IPS'], message: problem });
@@ -232,6 +243,8 @@ export interface Config {
   /** The local provider; absent (or the sandbox, where it runs) when null. */
   yookassa: { shopId: string; secretKey: string; apiUrl: string | undefined; trustedIps: BlockList | null } | null;
   publisher: PublisherOptions;
+  /** GET /metrics and what it is answered to; null when METRICS_TOKEN is unset (no metrics are kept). */
+  metrics: { token: string; workerPort: number | undefined } | null;
 }
 
 export interface PublisherOptions {
@@ -397,5 +410,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       amazonApiUrl: e.AMAZON_API_URL?.replace(/\/+$/, ''),
       demoStore: e.DEMO_STORE ?? local,
     },
+    metrics: e.METRICS_TOKEN ? { token: e.METRICS_TOKEN, workerPort: e.WORKER_METRICS_PORT } : null,
   };
 }

@@ -15,22 +15,27 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import type { ContentConfigEntry } from '../../contract/selection';
 import { analysePhoto, refusal } from '../materials/findings';
 import { OutputFailed, type Engine, type TaskPhotos } from '../studio/engine';
+import type { Rendered } from '../studio/layouts';
 import { withPoster } from '../studio/poster';
 import type { JobHandler, JobRow } from '../jobs/runner';
 import type { TaskRow } from './tasks';
 import type { EngineName } from './catalogue';
 
+/** How an engine's try at one output ended: made, failed for a reason the seller is told (refunded), or an error the job is tried again for. */
+export type OutputOutcome = 'made' | 'failed' | 'error';
+
 export interface PipelineContext {
   db: Database;
   ledger: Ledger;
   storage: ObjectStorage;
-  log: FastifyBaseLogger;
-  /** Engines for one task by name (the studio engine keeps the task's cut-outs); an AI engine not configured is absent. */
-  engines(): { studio: Engine } & Partial<Record<EngineName, Engine | null>>;
+  /** Engines for one task by name (the studio engine keeps the task's cut-outs), logging to the job's log; an AI engine not configured is absent. */
+  engines(log: FastifyBaseLogger): { studio: Engine } & Partial<Record<EngineName, Engine | null>>;
   /** ffmpeg, when found: a video made without a poster frame gets one from it. */
   ffmpeg: string | null;
-  /** A task reached its end: tell the seller. */
-  finished(task: TaskRow): void;
+  /** A task reached its end: tell the seller (`log` is the job's). */
+  finished(task: TaskRow, log: FastifyBaseLogger): void;
+  /** Told how long each engine took over an output, and how it ended (the metrics). */
+  onOutput?(engine: EngineName, category: Category, outcome: OutputOutcome, seconds: number): void;
 }
 
 const EXTENSION = { 'image/jpeg': 'jpg', 'video/mp4': 'mp4' } as const;
@@ -106,15 +111,31 @@ export async function intake(storage: ObjectStorage, rows: { id: string; storage
 }
 
 export function generateHandler(context: PipelineContext): JobHandler {
-  const { db, storage, log } = context;
+  const { db, storage } = context;
 
-  const finish = async (taskId: string, failureType?: 'manual_rejection') => {
+  const finish = async (taskId: string, log: FastifyBaseLogger, failureType?: 'manual_rejection') => {
     const task = await settle(db, context.ledger, taskId, failureType);
-    context.finished(task);
+    context.finished(task, log);
+  };
+
+  /** An engine's output, with how long it took and how it ended told to `onOutput`. */
+  const timed = async (engine: EngineName, category: Category, make: () => Promise<Rendered>): Promise<Rendered> => {
+    const started = performance.now();
+    let outcome: OutputOutcome = 'error';
+    try {
+      const made = await make();
+      outcome = 'made';
+      return made;
+    } catch (error) {
+      if (error instanceof OutputFailed) outcome = 'failed';
+      throw error;
+    } finally {
+      context.onOutput?.(engine, category, outcome, (performance.now() - started) / 1000);
+    }
   };
 
   return {
-    async run(job: JobRow) {
+    async run(job: JobRow, log: FastifyBaseLogger) {
       const taskId = job.taskId!;
       const [task] = await db.select().from(tasks).where(eq(tasks.id, taskId));
       if (!task || task.finishedAt) return;
@@ -138,14 +159,14 @@ export function generateHandler(context: PipelineContext): JobHandler {
             await tx.insert(taskFailures).values(rejections.map((r) => ({ taskId, materialId: r.materialId, reason: r.reason })));
             await failPending(tx, taskId, 'INTAKE_REJECTED');
           });
-          await finish(taskId, 'manual_rejection');
+          await finish(taskId, log, 'manual_rejection');
           return;
         }
       }
 
       const config = task.contentConfig as ContentConfigEntry[];
       const photos = photosOf(storage, photoRows);
-      const engines = context.engines();
+      const engines = context.engines(log);
       const locale: Locale = isLocale(task.locale) ? task.locale : DEFAULT_LOCALE;
       for (const output of outputs) {
         if (output.status !== 'pending') continue;
@@ -154,19 +175,17 @@ export function generateHandler(context: PipelineContext): JobHandler {
         const engine = engines[output.engine as EngineName];
         try {
           if (!engine) throw new OutputFailed(output.category === 'CREATIVE_VIDEO' ? 'NEEDS_AI_VIDEO' : 'NEEDS_AI_IMAGES');
-          const made = await engine.make(
-            {
-              category: output.category as Category,
-              background: output.background as Background | null,
-              creativeScene: output.creativeScene as CreativeScene | null,
-              view: output.view as ShoeView | null,
-              preset: entry?.preset ?? null,
-              description: entry?.custom_params.custom_scene_description?.trim() || null,
-              shoeParams: entry?.custom_params.shoe_params ?? {},
-              locale,
-            },
-            photos,
-          );
+          const request = {
+            category: output.category as Category,
+            background: output.background as Background | null,
+            creativeScene: output.creativeScene as CreativeScene | null,
+            view: output.view as ShoeView | null,
+            preset: entry?.preset ?? null,
+            description: entry?.custom_params.custom_scene_description?.trim() || null,
+            shoeParams: entry?.custom_params.shoe_params ?? {},
+            locale,
+          };
+          const made = await timed(output.engine as EngineName, request.category, () => engine.make(request, photos));
           const rendered = await withPoster(made, context.ffmpeg);
           const key = `assets/${task.userId}/${output.id}.${EXTENSION[rendered.fileType]}`;
           await storage.put(key, rendered.bytes, rendered.fileType);
@@ -195,19 +214,19 @@ export function generateHandler(context: PipelineContext): JobHandler {
           });
         } catch (error) {
           if (!(error instanceof OutputFailed)) throw error; // transient: the job is tried again
-          log.info({ task: taskId, output: output.id, reason: error.key }, 'output failed');
+          log.info({ output: output.id, reason: error.key }, 'output failed');
           const stored = Object.keys(error.vars).length ? `${error.key}|${JSON.stringify(error.vars)}` : error.key;
           await db.update(taskOutputs).set({ status: 'failed', error: stored }).where(eq(taskOutputs.id, output.id));
         }
       }
-      await finish(taskId);
+      await finish(taskId, log);
     },
 
-    async giveUp(job: JobRow, error: unknown) {
+    async giveUp(job: JobRow, error: unknown, log: FastifyBaseLogger) {
       if (!job.taskId) return;
-      log.error({ err: error, task: job.taskId }, 'generation gave up; unmade outputs are refunded');
+      log.error({ err: error }, 'generation gave up; unmade outputs are refunded');
       await db.transaction((tx) => failPending(tx, job.taskId!, 'GENERATION_FAILED'));
-      await finish(job.taskId);
+      await finish(job.taskId, log);
     },
   };
 }

@@ -28,7 +28,21 @@ export interface DatabaseHandle {
   listen?(channel: string, onNotice: (payload: string) => void, onResume: (droppedAt: Date) => void): () => Promise<void>;
   /** The embedded database in DATA_DIR only: a consistent copy of it, taken while it serves (for backups). */
   snapshot?(): Promise<DatabaseSnapshot>;
+  /** PostgreSQL only: the connection pool as it stands (the metrics read it at each scrape). */
+  poolUse?(): PoolUse;
 }
+
+export interface PoolUse {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: the pool is exhausted while this stays above 0. */
+  waiting: number;
+  max: number;
+}
+
+/** Connections one process opens to PostgreSQL at most. */
+const POOL_MAX = 10;
 
 /** Beside this module: server/db/migrations in the sources, dist-server/migrations when built. */
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -112,7 +126,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
   try {
     // Several API nodes may start together: one migrates, the others wait for it.
     const connection = await pool.connect();
@@ -132,6 +146,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
     kind: 'postgres',
     close: () => pool.end(),
     listen: (channel, onNotice, onResume) => listenOn(pg.Client, url, channel, onNotice, onResume),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_MAX }),
   };
 }
 

@@ -1,7 +1,9 @@
 // The job runner (DESIGN §4): any number of runners, in the server or in `npm run worker`
 // processes, claim due jobs with FOR UPDATE SKIP LOCKED under a lease. A runner holding a job
 // renews its lease; a runner that dies lets it lapse, and the job is claimed again. Failures
-// are retried with backoff until the job's attempts run out, then handed to `giveUp`.
+// are retried with backoff until the job's attempts run out, then handed to `giveUp`. A handler
+// logs through the logger it is given, which names the job, its kind and the task it is for, so
+// every line of one job can be found together.
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,10 +14,18 @@ import { retryDelayMs } from '../../contract/backoff';
 export type JobRow = typeof jobs.$inferSelect;
 
 export interface JobHandler {
-  run(job: JobRow): Promise<void>;
+  /** `log` names the job (`job`, `jobKind`, and `task` when it is for one). */
+  run(job: JobRow, log: FastifyBaseLogger): Promise<void>;
   /** The job failed for the last time (or its runner kept dying): settle what it leaves behind. */
-  giveUp(job: JobRow, error: unknown): Promise<void>;
+  giveUp(job: JobRow, error: unknown, log: FastifyBaseLogger): Promise<void>;
 }
+
+/**
+ * How a claimed job ended: `done`; `retried` (it failed and runs again later); `failed` (its last
+ * try failed, or no handler knows its kind); `abandoned` (claimed once more after its runners
+ * kept dying, and given up without running).
+ */
+export type JobOutcome = 'done' | 'retried' | 'failed' | 'abandoned';
 
 export interface RunnerOptions {
   db: Database;
@@ -28,6 +38,8 @@ export interface RunnerOptions {
   pollMs?: number;
   /** Backoff before retry `attempt` (1-based). */
   backoffMs?: (attempt: number) => number;
+  /** Told how each claimed job ended and how long this runner had it, in seconds (the metrics). */
+  onFinished?: (kind: string, outcome: JobOutcome, seconds: number) => void;
 }
 
 export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
@@ -129,35 +141,42 @@ export class JobRunner {
   }
 
   private async work(job: JobRow): Promise<void> {
-    const { db, handlers, log } = this.options;
+    const { db, handlers } = this.options;
     const handler = handlers[job.kind];
+    const log = this.options.log.child(job.taskId ? { job: job.id, jobKind: job.kind, task: job.taskId } : { job: job.id, jobKind: job.kind });
+    const started = performance.now();
+    let outcome: JobOutcome = 'failed';
     const renewal = setInterval(() => void renewLease(db, job.id, this.workerId, this.leaseMs).catch(() => {}), this.leaseMs / 3);
     renewal.unref();
     try {
       if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
       // A job claimed again after its runners kept dying gets no further tries.
       if (job.attempts > job.maxAttempts) {
-        await handler.giveUp(job, new Error(job.lastError ?? 'the job was abandoned too many times'));
+        outcome = 'abandoned';
+        await handler.giveUp(job, new Error(job.lastError ?? 'the job was abandoned too many times'), log);
         await finishJob(db, job.id, this.workerId, 'failed', job.lastError ?? 'abandoned');
         return;
       }
-      await handler.run(job);
+      await handler.run(job, log);
       await finishJob(db, job.id, this.workerId, 'done');
+      outcome = 'done';
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      log.warn({ err: error, job: job.id, attempt: job.attempts }, 'job failed');
+      log.warn({ err: error, attempt: job.attempts }, 'job failed');
       try {
         if (handler && job.attempts < job.maxAttempts) {
+          outcome = 'retried';
           await retryLater(db, job.id, this.workerId, this.backoffMs(job.attempts), message);
         } else {
-          await handler?.giveUp(job, error);
+          await handler?.giveUp(job, error, log);
           await finishJob(db, job.id, this.workerId, 'failed', message);
         }
       } catch (settleError) {
-        log.error({ err: settleError, job: job.id }, 'settling a failed job failed; its lease will lapse and it will be claimed again');
+        log.error({ err: settleError }, 'settling a failed job failed; its lease will lapse and it will be claimed again');
       }
     } finally {
       clearInterval(renewal);
+      this.options.onFinished?.(job.kind, outcome, (performance.now() - started) / 1000);
     }
   }
 }

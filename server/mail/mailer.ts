@@ -16,7 +16,8 @@ export interface MailMessage {
 
 export interface Mailer {
   readonly kind: 'smtp' | 'file';
-  send(message: MailMessage): Promise<void>;
+  /** Sends; `log` (the server's by default) says where a mail written to a file went. */
+  send(message: MailMessage, log?: FastifyBaseLogger): Promise<void>;
   close(): void;
 }
 
@@ -37,7 +38,7 @@ export function createMailer(
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'file',
-    async send({ to, subject, text, html }) {
+    async send({ to, subject, text, html }, sendLog = log) {
       const info = await transport.sendMail({ from: options.from, to, subject, text, html });
       await fs.mkdir(options.mailDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
@@ -45,7 +46,7 @@ export function createMailer(
       // Written beside and renamed, so a reader never sees half a message.
       await fs.writeFile(`${file}.part`, info.message as Buffer);
       await fs.rename(`${file}.part`, file);
-      log.info({ to, file }, `mail to ${to} written to ${file}`);
+      sendLog.info({ to, file }, `mail to ${to} written to ${file}`);
     },
     close: () => transport.close(),
   };

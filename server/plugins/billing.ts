@@ -29,8 +29,8 @@ export interface Billing {
   sandbox: Sandbox | null;
   /** Asks the providers about pending payments now, as if the time were `at`. */
   reconcile(at?: Date): Promise<number>;
-  /** Verifies a provider's notification and applies each event it holds; how many changed anything. */
-  notify(provider: ProviderName, notification: Notification): Promise<number>;
+  /** Verifies a provider's notification and applies each event it holds; how many changed anything. `log`: the request's. */
+  notify(provider: ProviderName, notification: Notification, log?: FastifyBaseLogger): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -122,6 +122,7 @@ export const billingPlugin = fp(
       notice.catch(warn);
     };
 
+    const metrics = app.metrics;
     const payments = createPayments({
       db,
       ledger: app.ledger,
@@ -130,6 +131,7 @@ export const billingPlugin = fp(
       providers,
       publicUrl: config.publicUrl,
       walletChanged,
+      stepped: metrics ? (provider, step) => metrics.payment(provider, step) : undefined,
     });
     const mail = (userId: string, message: SubscriptionMail) => {
       void (async () => {
@@ -151,13 +153,13 @@ export const billingPlugin = fp(
       mail,
     });
 
-    const notify = async (name: ProviderName, notification: Notification) => {
+    const notify = async (name: ProviderName, notification: Notification, log?: FastifyBaseLogger) => {
       const provider = providerNamed(providers, name);
       if (!provider) throw new ProviderAbsent(name);
       let changed = 0;
       for (const event of await provider.parseNotification(notification)) {
         const onPayment = isPaymentEvent(event) || (event.kind === 'disputed' && event.on === 'payment');
-        if (await (onPayment ? payments.apply(name, event) : subscriptions.apply(name, event))) changed += 1;
+        if (await (onPayment ? payments.apply(name, event, log) : subscriptions.apply(name, event))) changed += 1;
       }
       return changed;
     };
@@ -196,5 +198,5 @@ export const billingPlugin = fp(
       await stopListening?.();
     });
   },
-  { name: 'billing', dependencies: ['auth', 'generation'] },
+  { name: 'billing', dependencies: ['auth', 'generation', 'metrics'] },
 );

@@ -5,7 +5,7 @@
 // `npm run worker` processes or other API nodes are announced at once; on the embedded database
 // (one process) by reading finished tasks, at once when a task finishes here and every 1.5 s.
 import { EventEmitter } from 'node:events';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { tasks, users } from '../db/schema';
@@ -126,17 +126,17 @@ export const generationPlugin = fp(
       }
     });
 
-    const announce = async (task: TaskRow) => {
+    const announce = async (task: TaskRow, log: FastifyBaseLogger) => {
       if (listen) await db.execute(sql`SELECT pg_notify(${TASK_EVENTS_CHANNEL}, ${`${task.userId} ${task.id}`})`);
       else if (streams()) schedulePoll(0);
       const [user] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, task.userId));
       if (!user || task.status === 'pending' || task.status === 'processing') return;
       const locale = isLocale(task.locale) ? task.locale : DEFAULT_LOCALE;
       const mail = taskFinishedMail(locale, user.username, { status: task.status, failureType: task.failureType }, `${config.publicUrl}/task/history`);
-      app.sendMailLater({ to: user.email, ...mail });
+      app.sendMailLater({ to: user.email, ...mail }, log);
     };
 
-    const announcePublication = async (ended: FinishedPublication) => {
+    const announcePublication = async (ended: FinishedPublication, log: FastifyBaseLogger) => {
       const event: PublicationEvent = { type: 'publication_updated', publication_id: ended.id, status: ended.status, applied: ended.applied, failed: ended.failed };
       if (listen) await db.execute(sql`SELECT pg_notify(${PUBLICATION_EVENTS_CHANNEL}, ${`${ended.userId} ${JSON.stringify(event)}`})`);
       else events.emit(ended.userId, event);
@@ -149,27 +149,29 @@ export const generationPlugin = fp(
         { ...ended, platform: translate(locale, PLATFORM_NAMES[ended.platform]), product: ended.productTitle || ended.productArticle },
         `${config.publicUrl}/stores`,
       );
-      app.sendMailLater({ to: user.email, ...mail });
+      app.sendMailLater({ to: user.email, ...mail }, log);
     };
 
+    const metrics = app.metrics;
     const runner = config.runJobs
       ? new JobRunner({
           db: app.database.db,
           log: app.log,
           concurrency: config.jobConcurrency,
+          onFinished: metrics ? (kind, outcome, seconds) => metrics.jobFinished(kind, outcome, seconds) : undefined,
           handlers: {
             generate: generateHandler({
               db: app.database.db,
               ledger: app.ledger,
               storage: app.storage,
-              log: app.log,
-              engines: () => ({
+              engines: (log) => ({
                 studio: studioEngine({ ffmpeg }),
                 remote: config.ai ? remoteEngine(config.ai) : null,
-                comfyui: config.comfyui ? comfyuiEngine(config.comfyui, app.log) : null,
+                comfyui: config.comfyui ? comfyuiEngine(config.comfyui, log) : null,
               }),
               ffmpeg,
-              finished: (task) => void announce(task).catch((error: unknown) => app.log.error({ err: error }, 'announcing a task failed')),
+              finished: (task, log) => void announce(task, log).catch((error: unknown) => log.error({ err: error }, 'announcing a task failed')),
+              onOutput: metrics ? (engine, category, outcome, seconds) => metrics.engineOutput(engine, category, outcome, seconds) : undefined,
             }),
             publish: publishHandler({
               db: app.database.db,
@@ -177,8 +179,7 @@ export const generationPlugin = fp(
               options: config.publisher,
               publicUrl: config.publicUrl,
               secrets: app.secretsKey,
-              log: app.log,
-              finished: (ended) => void announcePublication(ended).catch((error: unknown) => app.log.error({ err: error }, 'announcing a publication failed')),
+              finished: (ended, log) => void announcePublication(ended, log).catch((error: unknown) => log.error({ err: error }, 'announcing a publication failed')),
             }),
           },
         })
@@ -199,5 +200,5 @@ export const generationPlugin = fp(
       await runner?.stop();
     });
   },
-  { name: 'generation', dependencies: ['storage', 'mail'] },
+  { name: 'generation', dependencies: ['storage', 'mail', 'metrics'] },
 );

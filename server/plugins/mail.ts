@@ -1,5 +1,6 @@
-// The mailer every route sends through (SMTP or .eml files, see mail/mailer.ts).
-import type { FastifyInstance } from 'fastify';
+// The mailer every route sends through (SMTP or .eml files, see mail/mailer.ts). The metrics
+// count the mails waiting to be sent and how each sending ended.
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createMailer, type MailMessage, type Mailer } from '../mail/mailer';
 
@@ -8,9 +9,10 @@ declare module 'fastify' {
     mailer: Mailer;
     /**
      * Sends without making the caller wait: a slow mail server must not slow a request down or
-     * reveal, by timing, whether an address has an account. Failures are logged.
+     * reveal, by timing, whether an address has an account. Failures are logged to `log` (the
+     * request's or the job's, so the line names it; the server's by default).
      */
-    sendMailLater(message: MailMessage): void;
+    sendMailLater(message: MailMessage, log?: FastifyBaseLogger): void;
   }
 }
 
@@ -22,10 +24,18 @@ export const mailPlugin = fp(
     );
     const pending = new Set<Promise<void>>();
     app.decorate('mailer', mailer);
-    app.decorate('sendMailLater', (message: MailMessage) => {
+    const metrics = app.metrics;
+    app.decorate('sendMailLater', (message: MailMessage, log: FastifyBaseLogger = app.log) => {
+      metrics?.mailQueued();
       const sending = mailer
-        .send(message)
-        .catch((error: unknown) => app.log.error({ err: error, to: message.to }, 'sending mail failed'))
+        .send(message, log)
+        .then(
+          () => metrics?.mailSettled('sent'),
+          (error: unknown) => {
+            metrics?.mailSettled('failed');
+            log.error({ err: error, to: message.to }, 'sending mail failed');
+          },
+        )
         .finally(() => pending.delete(sending));
       pending.add(sending);
     });
@@ -34,5 +44,5 @@ export const mailPlugin = fp(
       mailer.close();
     });
   },
-  { name: 'mail' },
+  { name: 'mail', dependencies: ['metrics'] },
 );

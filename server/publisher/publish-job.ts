@@ -28,13 +28,12 @@ export interface PublishContext {
   /** This server's address, which the links platforms fetch pictures from are made on (unless the bucket's are absolute). */
   publicUrl: string;
   secrets: SecretsKey;
-  log: FastifyBaseLogger;
   /** Pauses between reads of a card, and while a platform asks to slow down. */
   wait?: (ms: number) => Promise<void>;
   pollMs?: number;
   applyWithinMs?: number;
-  /** A publication ended (announced to the seller's streams, and by mail). */
-  finished?: (publication: FinishedPublication) => void;
+  /** A publication ended (announced to the seller's streams, and by mail); `log` is the job's. */
+  finished?: (publication: FinishedPublication, log: FastifyBaseLogger) => void;
 }
 
 /** A publication as it ended: enough to tell the seller how it went. */
@@ -71,7 +70,7 @@ export function publishHandler(context: PublishContext): JobHandler {
   };
 
   /** Ends the publication from its items: all applied, some, or none. */
-  const finish = async (id: string, message: string | null = null) => {
+  const finish = async (id: string, log: FastifyBaseLogger, message: string | null = null) => {
     const items = await db.select({ status: publicationItems.status }).from(publicationItems).where(eq(publicationItems.publicationId, id));
     const applied = items.filter((item) => item.status === 'applied').length;
     const status = applied === items.length ? 'done' : applied > 0 ? 'partial' : 'failed';
@@ -82,7 +81,7 @@ export function publishHandler(context: PublishContext): JobHandler {
       .where(and(eq(publications.id, id), inArray(publications.status, ['queued', 'running'])))
       .returning();
     if (row && context.finished) {
-      context.finished({
+      const ended: FinishedPublication = {
         id,
         userId: row.userId,
         platform: row.platform as Platform,
@@ -92,7 +91,8 @@ export function publishHandler(context: PublishContext): JobHandler {
         applied,
         failed: items.length - applied,
         locale: row.locale,
-      });
+      };
+      context.finished(ended, log);
     }
   };
 
@@ -104,9 +104,10 @@ export function publishHandler(context: PublishContext): JobHandler {
   };
 
   return {
-    async run(job) {
+    async run(job, jobLog) {
       const publication = await load(job);
       if (!publication || ['done', 'partial', 'failed'].includes(publication.status)) return;
+      const log = jobLog.child({ publication: publication.id });
       const locale = isLocale(publication.locale) ? publication.locale : DEFAULT_LOCALE;
       const say = (key: MessageKey, vars: Record<string, string | number> = {}) => translate(locale, key, { platform: PLATFORM_NAMES[publication.platform as keyof typeof PLATFORM_NAMES], ...vars });
       await db.update(publications).set({ status: 'running' }).where(eq(publications.id, publication.id));
@@ -118,7 +119,7 @@ export function publishHandler(context: PublishContext): JobHandler {
       const found = publication.connectionId ? await connections.withKeys(publication.userId, publication.connectionId) : null;
       if (!found) {
         await failOpen(publication.id, say('PUBLISH_STORE_GONE'));
-        return finish(publication.id);
+        return finish(publication.id, log);
       }
       const record: Parameters<typeof publishToWildberries>[0]['record'] = async (position, fields) => {
         const message = fields.message && MESSAGE_KEYS.has(fields.message) ? say(fields.message as MessageKey) : fields.message;
@@ -179,7 +180,7 @@ export function publishHandler(context: PublishContext): JobHandler {
           // A demo publication left queued from when this server offered the demo store goes nowhere now.
           if (!context.options.demoStore) {
             await failOpen(publication.id, say('DEMO_STORE_OFF'));
-            return finish(publication.id);
+            return finish(publication.id, log);
           }
           exists =
             UUID.test(publication.productId) &&
@@ -198,20 +199,21 @@ export function publishHandler(context: PublishContext): JobHandler {
         if (error instanceof StoreRefused && ['wrong', 'expired', 'scope'].includes(error.refusal)) {
           await connections.markInvalid(found.connection.id);
           await failOpen(publication.id, error.detail);
-          return finish(publication.id);
+          return finish(publication.id, log);
         }
         throw error;
       }
-      await finish(publication.id);
+      await finish(publication.id, log);
     },
 
-    async giveUp(job, error) {
+    async giveUp(job, error, jobLog) {
       const publication = await load(job);
       if (!publication || ['done', 'partial', 'failed'].includes(publication.status)) return;
       const locale = isLocale(publication.locale) ? publication.locale : DEFAULT_LOCALE;
-      context.log.warn({ err: error, publication: publication.id }, 'a publication was given up');
+      const log = jobLog.child({ publication: publication.id });
+      log.warn({ err: error }, 'a publication was given up');
       await failOpen(publication.id, translate(locale, 'PUBLISH_NOT_APPLIED', { platform: PLATFORM_NAMES[publication.platform as keyof typeof PLATFORM_NAMES] }));
-      await finish(publication.id, error instanceof Error ? error.message : String(error));
+      await finish(publication.id, log, error instanceof Error ? error.message : String(error));
     },
   };
 }

@@ -116,3 +116,32 @@ describe('engines by env', () => {
     expect(problemsOf({ COMFYUI_URL: 'http://gpu:8188', COMFYUI_TIMEOUT_MS: '10' }).map((p) => p.variable)).toEqual(['COMFYUI_TIMEOUT_MS']);
   });
 });
+
+describe('metrics by env', () => {
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it('keeps no metrics without METRICS_TOKEN', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metrics).toBeNull();
+  });
+
+  it('reads the token and a worker\'s metrics port', () => {
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-scrape-token-0123' }).metrics).toEqual({ token: 'a-long-scrape-token-0123', workerPort: undefined });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-scrape-token-0123', WORKER_METRICS_PORT: '9464' }).metrics).toEqual({ token: 'a-long-scrape-token-0123', workerPort: 9464 });
+  });
+
+  it('refuses a short token, one a header cannot carry, and a worker port without a token', () => {
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([{ variable: 'METRICS_TOKEN', message: 'must be at least 16 characters' }]);
+    expect(problemsOf({ METRICS_TOKEN: 'with a space in it, long enough' })[0]?.variable).toBe('METRICS_TOKEN');
+    expect(problemsOf({ WORKER_METRICS_PORT: '9464' })).toEqual([{ variable: 'WORKER_METRICS_PORT', message: 'needs METRICS_TOKEN: a worker serves its metrics only behind the token' }]);
+    expect(problemsOf({ METRICS_TOKEN: 'a-long-scrape-token-0123', WORKER_METRICS_PORT: '70000' })[0]?.variable).toBe('WORKER_METRICS_PORT');
+  });
+});

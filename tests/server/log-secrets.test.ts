@@ -1,7 +1,8 @@
 // What the server logs, read at the finest level, while a seller uses every key the server hands
 // out by mail or in an address: a verification link, a password reset code and an event ticket.
 // Without SMTP_URL the log says where a mail was written and never the link or code in it, and a
-// request is logged without the key in its address.
+// request is logged without the key in its address. Every line a request logs carries its id,
+// a proxy's own (X-Request-Id) when it is a plain one, and the answer says which.
 import http from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,6 +12,8 @@ import { codeIn, linkIn } from '../support/mime';
 import { waitForMail } from '../support/outbox';
 import { SELLER_PASSWORD, signedInSeller } from '../support/sellers';
 import { withoutSecrets } from '../../server/lib/log';
+import { signedSandboxNotification, withForgedSignature } from '../support/sandbox';
+import { SANDBOX_WEBHOOK_PATH } from '../../server/plugins/billing';
 
 let t: TestApp;
 const lines: string[] = [];
@@ -88,5 +91,28 @@ describe('an address in the log', () => {
     expect(withoutSecrets('/api/v1/content/tasks?page=2&page_size=10')).toBe('/api/v1/content/tasks?page=2&page_size=10');
     expect(withoutSecrets('/verify-email?%74oken=x&lang=en')).toBe('/verify-email?%74oken=…&lang=en');
     expect(withoutSecrets('/api/health')).toBe('/api/health');
+  });
+});
+
+describe('request ids', () => {
+  const linesOf = (reqId: string) =>
+    lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.reqId === reqId);
+
+  it('keeps a proxy\'s id, answers it, and puts it on every line the request logs', async () => {
+    const forged = withForgedSignature(signedSandboxNotification(t, { id: 'evt_logged', type: 'payment.succeeded' }));
+    const reqId = 'edge-7f3a.12:node@lb';
+    const answer = await t.app.inject({ method: 'POST', url: SANDBOX_WEBHOOK_PATH, payload: forged.body, headers: { ...forged.headers, 'x-request-id': reqId } });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.headers['x-request-id']).toBe(reqId);
+    await expect.poll(() => linesOf(reqId).map((line) => line.msg)).toEqual(['incoming request', 'a payment notification was rejected', 'request completed']);
+  });
+
+  it('gives a request a fresh id when it brings none, or one that is not a plain token', async () => {
+    for (const given of [undefined, 'has spaces and "quotes"', 'x'.repeat(129), '{"level":60}']) {
+      const answer = await t.app.inject({ method: 'GET', url: '/api/health', headers: given === undefined ? {} : { 'x-request-id': given } });
+      const reqId = answer.headers['x-request-id'] as string;
+      expect(reqId, given).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      await expect.poll(() => linesOf(reqId).map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    }
   });
 });

@@ -1,7 +1,8 @@
 // Scale-out generation against PostgreSQL: the API node takes tasks without running jobs
 // (RUN_JOBS=false), and `npm run worker` processes beside it claim and finish them. Two workers
 // share the queue without ever taking the same job. The workers run as `npm run worker` runs them:
-// the compiled dist-server/worker.js, built first when it is missing or stale.
+// the compiled dist-server/worker.js, built first when it is missing or stale. A worker with
+// METRICS_TOKEN and WORKER_METRICS_PORT serves its own metrics there: the jobs it ran.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { uploadViews } from '../support/photos';
 import { jobs } from '../../server/db/schema';
+import { freePort } from '../support/listening-app';
+import { countOf, readSamples, sampleOf } from '../support/metrics';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let t: TestApp;
@@ -20,10 +23,10 @@ const workers: ChildProcess[] = [];
 
 const auth = () => ({ authorization: `Bearer ${seller.token}`, 'accept-language': 'en' });
 
-function startWorker(): ChildProcess {
+function startWorker(env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['dist-server/worker.js'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1' },
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   workers.push(child);
@@ -91,4 +94,35 @@ describe('npm run worker', () => {
     const [first] = await t.app.database.db.select().from(jobs).where(eq(jobs.taskId, ids[0]!));
     expect(first?.status).toBe('done');
   }, 150_000);
+});
+
+describe('a worker\'s metrics', () => {
+  it('are served on WORKER_METRICS_PORT behind the token, and count the jobs that worker ran', async () => {
+    const token = 'worker-scrape-token-0123456789';
+    const port = await freePort();
+    const worker = startWorker({ METRICS_TOKEN: token, WORKER_METRICS_PORT: String(port), HOST: '127.0.0.1' });
+    const exited = new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code)));
+    try {
+      const scrape = async () => {
+        const answer = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+        expect(answer.status).toBe(200);
+        return readSamples(await answer.text());
+      };
+      await expect.poll(() => scrape().then(() => true, () => false), { timeout: 30_000 }).toBe(true);
+      expect(sampleOf(await scrape(), 'solestudio_build_info', { role: 'worker', database: 'postgres' })).toBe(1);
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(404);
+
+      // A publication's job whose publication was deleted: the worker runs it, with nothing to send.
+      const [job] = await t.app.database.db.insert(jobs).values({ kind: 'publish' }).returning({ id: jobs.id });
+      await expect.poll(async () => countOf(await scrape(), 'solestudio_job_duration_seconds_count', { kind: 'publish', outcome: 'done' }), { timeout: 30_000 }).toBe(1);
+      const [row] = await t.app.database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job!.id));
+      expect(row?.status).toBe('done');
+      // The pool it reads the queue through is PostgreSQL's.
+      expect(sampleOf(await scrape(), 'solestudio_db_pool_max_connections')).toBe(10);
+    } finally {
+      worker.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 120_000);
 });

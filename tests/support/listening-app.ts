@@ -4,7 +4,7 @@ import net from 'node:net';
 import { createTestApp, type TestApp } from './test-app';
 
 /** A port nobody listens on yet: the server's PUBLIC_URL must name it before it starts. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as net.AddressInfo;

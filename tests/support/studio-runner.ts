@@ -17,7 +17,6 @@ export async function runStudioJobsUntilFinished(app: TestApp, taskId: string, o
         db: app.app.database.db,
         ledger: app.app.ledger,
         storage: app.app.storage,
-        log: app.app.log,
         engines: () => ({ studio: studioEngine({ ffmpeg: null }) }),
         ffmpeg: null,
         finished: (task) => finished.push(task.id),

@@ -75,10 +75,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** Sends a new verification link to a seller. */
-  const mailVerificationLink = async (user: { id: string; email: string; username: string }, locale: FastifyRequest['locale']) => {
+  const mailVerificationLink = async (user: { id: string; email: string; username: string }, request: FastifyRequest) => {
     const token = await issueVerificationToken(db, user.id);
     const link = `${app.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-    app.sendMailLater({ to: user.email, ...verificationMail(locale, user.username, link) });
+    app.sendMailLater({ to: user.email, ...verificationMail(request.locale, user.username, link) }, request.log);
   };
 
   /** Limits on messages to one address: one a minute (SPEC's 60 s resend) and a few an hour. */
@@ -134,7 +134,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (constraint === 'users_username_key') throw new HttpError(409, 'USERNAME_TAKEN', 'USERNAME_TAKEN');
         throw error;
       }
-      await mailVerificationLink(user, request.locale);
+      await mailVerificationLink(user, request);
       return reply.code(201).send({
         code: 201,
         message: translate(request.locale, 'REGISTERED'),
@@ -243,7 +243,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await findUserByEmail(db, email);
       if (user) {
         const code = await issueResetCode(db, app.signingKey, user.id);
-        app.sendMailLater({ to: user.email, ...resetCodeMail(request.locale, user.username, code) });
+        app.sendMailLater({ to: user.email, ...resetCodeMail(request.locale, user.username, code) }, request.log);
       }
       return ok(request, 'CODE_SENT', null);
     },
@@ -360,7 +360,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const email = normaliseEmail(request.body.email);
       await limitMailTo('verify', request, email);
       const user = await findUserByEmail(db, email);
-      if (user && !user.emailVerifiedAt) await mailVerificationLink(user, request.locale);
+      if (user && !user.emailVerifiedAt) await mailVerificationLink(user, request);
       return ok(request, 'VERIFICATION_SENT', null);
     },
   );

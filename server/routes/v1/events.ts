@@ -1,6 +1,8 @@
 // GET /api/v1/events?ticket=…: the seller's task and wallet events as server-sent events (SPEC §4
 // notifications). A comment every 25 s keeps proxies from closing an idle stream. Open streams
 // are ended when the app closes (preClose: the HTTP server waits for them before it can close).
+// The metrics count the streams open; a stream is not a request they time.
+import type { FastifyBaseLogger } from 'fastify';
 import type { PublicationEvent } from '../../../contract/publisher';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -18,13 +20,11 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   // Used tickets are forgotten at most once a ticket's lifetime per node: one indexed delete a
   // minute keeps the table to the tickets of the last few minutes.
   let forgotAt = 0;
-  const forgetNowAndThen = async () => {
+  const forgetNowAndThen = async (log: FastifyBaseLogger) => {
     const now = Date.now();
     if (now - forgotAt < TICKET_LIFETIME_S * 1000) return;
     forgotAt = now;
-    await forgetExpiredTickets(app.database.db, now).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'forgetting used event tickets failed'),
-    );
+    await forgetExpiredTickets(app.database.db, now).catch((error: unknown) => log.warn({ err: error }, 'forgetting used event tickets failed'));
   };
   app.addHook('preClose', async () => {
     for (const end of open) end();
@@ -45,7 +45,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const userId = await redeemTicket(app.database.db, app.signingKey, request.query.ticket);
       if (!userId) throw new HttpError(401, 'TICKET_INVALID', 'TICKET_INVALID');
-      await forgetNowAndThen();
+      await forgetNowAndThen(request.log);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -64,11 +64,13 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
         raw.end();
       };
       const close = () => {
-        open.delete(end);
+        if (!open.delete(end)) return;
         clearInterval(keepAlive);
         app.generation.events.off(userId, send);
+        app.metrics?.streamClosed();
       };
       open.add(end);
+      app.metrics?.streamOpened();
       request.raw.on('close', close);
     },
   );

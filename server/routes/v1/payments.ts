@@ -11,13 +11,22 @@ import { translate } from '../../lib/i18n';
 import { HttpError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import { isIPv6 } from 'node:net';
-import { NotificationRejected, PROVIDER_NAMES } from '../../billing/provider';
+import { NotificationRejected, PROVIDER_NAMES, type ProviderName } from '../../billing/provider';
+import type { WebhookOutcome } from '../../metrics/metrics';
 import type { PaymentRow } from '../../billing/payments';
 
 /** A notification is small; anything larger is not one. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 /** Notifications one address may send a minute to a provider's webhook that costs API reads. */
 const NOTIFICATIONS_PER_MINUTE = { max: 300, windowMs: 60_000 };
+
+/** What the metrics call a notification that was not applied, by the answer it got. */
+function webhookOutcomeOf(error: unknown): WebhookOutcome {
+  const status = error instanceof HttpError ? error.statusCode : 500;
+  if (status === 404) return 'absent';
+  if (status === 429) return 'limited';
+  return status < 500 ? 'rejected' : 'error';
+}
 
 function paymentView(row: PaymentRow): Payment {
   return {
@@ -78,11 +87,40 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = currentUser(request);
-      const payment = await app.billing.payments.statusOf(user.id, request.params.id);
+      const payment = await app.billing.payments.statusOf(user.id, request.params.id, request.log);
       if (!payment) throw new HttpError(404, 'NOT_FOUND', 'NOT_FOUND');
       return { code: 200, message: translate(request.locale, 'OK'), data: paymentView(payment) };
     },
   );
+
+  /** Verifies a provider's notification and applies it; how many payments or subscriptions it changed. */
+  const receive = async (request: FastifyRequest, provider: ProviderName): Promise<number> => {
+    // A provider this server does not use has no webhook here at all.
+    if (!Object.values(app.billing.providers).some((candidate) => candidate.name === provider)) {
+      throw new HttpError(404, 'ROUTE_NOT_FOUND', 'ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0] ?? '' });
+    }
+    if (provider === 'yookassa') {
+      // YooKassa signs nothing and every notification costs API reads: only its own addresses
+      // (when the operator lists them), and not too often from any one address.
+      const sender = senderOf(request);
+      if (trustedYooKassa && !trustedYooKassa.check(sender, isIPv6(sender) ? 'ipv6' : 'ipv4')) {
+        request.log.warn({ ip: sender }, 'a YooKassa notification came from an address not in YOOKASSA_TRUSTED_IPS');
+        throw new HttpError(403, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
+      }
+      await app.limit(`webhook:${provider}:ip:${sender}`, NOTIFICATIONS_PER_MINUTE);
+    }
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    try {
+      return await app.billing.notify(provider, { body, headers: request.headers }, request.log);
+    } catch (error) {
+      if (error instanceof NotificationRejected) {
+        // Why is for our log; an anonymous caller learns nothing of the provider's answer.
+        request.log.warn({ provider, reason: error.message }, 'a payment notification was rejected');
+        throw new HttpError(400, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
+      }
+      throw error;
+    }
+  };
 
   await app.register(async (webhooks) => {
     // Every provider notifies in JSON; its body is kept as the bytes that arrived.
@@ -101,30 +139,12 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request) => {
         const { provider } = request.params;
-        // A provider this server does not use has no webhook here at all.
-        if (!Object.values(app.billing.providers).some((candidate) => candidate.name === provider)) {
-          throw new HttpError(404, 'ROUTE_NOT_FOUND', 'ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0] ?? '' });
-        }
-        if (provider === 'yookassa') {
-          // YooKassa signs nothing and every notification costs API reads: only its own addresses
-          // (when the operator lists them), and not too often from any one address.
-          const sender = senderOf(request);
-          if (trustedYooKassa && !trustedYooKassa.check(sender, isIPv6(sender) ? 'ipv6' : 'ipv4')) {
-            request.log.warn({ ip: sender }, 'a YooKassa notification came from an address not in YOOKASSA_TRUSTED_IPS');
-            throw new HttpError(403, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
-          }
-          await app.limit(`webhook:${provider}:ip:${sender}`, NOTIFICATIONS_PER_MINUTE);
-        }
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         try {
-          const changed = await app.billing.notify(provider, { body, headers: request.headers });
+          const changed = await receive(request, provider);
+          app.metrics?.webhook(provider, changed > 0 ? 'applied' : 'unchanged');
           return { code: 200, message: translate(request.locale, 'OK'), data: { changed } };
         } catch (error) {
-          if (error instanceof NotificationRejected) {
-            // Why is for our log; an anonymous caller learns nothing of the provider's answer.
-            request.log.warn({ provider, reason: error.message }, 'a payment notification was rejected');
-            throw new HttpError(400, 'NOTIFICATION_REJECTED', 'NOTIFICATION_REJECTED');
-          }
+          app.metrics?.webhook(provider, webhookOutcomeOf(error));
           throw error;
         }
       },

@@ -69,7 +69,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user } = currentUser(request);
       await app.limit(`topup:user:${user.id}`, TOP_UPS_PER_HOUR);
-      const started = await app.billing.payments.startTopUp(user.id, request.body, { locale: request.locale, email: user.email });
+      const started = await app.billing.payments.startTopUp(user.id, request.body, { locale: request.locale, email: user.email, log: request.log });
       return {
         code: 200,
         message: translate(request.locale, 'PAYMENT_STARTED'),
