@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter, createTransport } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface MailMessage {
@@ -21,25 +21,37 @@ export interface Mailer {
   close(): void;
 }
 
+/**
+ * nodemailer's transport, made at the first mail: most starts send none, and the module costs
+ * start-up time. `close` closes it only if it was made.
+ */
+function lazyTransport(options: Parameters<typeof createTransport>[0]) {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    close: () => void made?.then((transport) => transport.close()),
+  };
+}
+
 export function createMailer(
   options: { smtpUrl: string | undefined; mailDir: string; from: string },
   log: FastifyBaseLogger,
 ): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const transport = lazyTransport(options.smtpUrl);
     return {
       kind: 'smtp',
       async send({ to, subject, text, html }) {
-        await transport.sendMail({ from: options.from, to, subject, text, html });
+        await (await transport.get()).sendMail({ from: options.from, to, subject, text, html });
       },
-      close: () => transport.close(),
+      close: transport.close,
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'file',
     async send({ to, subject, text, html }, sendLog = log) {
-      const info = await transport.sendMail({ from: options.from, to, subject, text, html });
+      const info = await (await transport.get()).sendMail({ from: options.from, to, subject, text, html });
       await fs.mkdir(options.mailDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(4).toString('hex')}.eml`;
       const file = path.join(options.mailDir, name);
@@ -48,6 +60,6 @@ export function createMailer(
       await fs.rename(`${file}.part`, file);
       sendLog.info({ to, file }, `mail to ${to} written to ${file}`);
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/errors';
-import { createMetrics, METRICS_PATH, type Metrics } from '../metrics/metrics';
+import type { Metrics } from '../metrics/metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +27,8 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       app.decorate('metrics', null);
       return;
     }
+    // prom-client loads only where metrics are on: a server without them does not pay its start-up.
+    const { createMetrics, METRICS_PATH } = await import('../metrics/metrics');
     const metrics = createMetrics({ token: settings.token, database: app.database, dataDir: app.config.dataDir, version, role });
     app.decorate('metrics', metrics);
 

@@ -2,7 +2,7 @@
 // it is sent: its outer frame must be white nearly all round (a product may touch the edge here
 // and there; JPEG rounds white a few steps down). Clear failures are named at once; Amazon, which
 // reads the picture itself, keeps the last word on the close ones.
-import sharp from 'sharp';
+import { loadSharp } from '../lib/sharp';
 
 /** A channel this near 255 counts as white. */
 const NEAR_WHITE = 250;
@@ -15,6 +15,7 @@ const LOOK_SIDE = 800;
 
 /** Whether the picture stands on white all round; false for bytes that are no picture. */
 export async function onWhite(bytes: Buffer): Promise<boolean> {
+  const sharp = await loadSharp();
   let look;
   try {
     look = await sharp(bytes)

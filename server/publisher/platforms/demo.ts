@@ -5,13 +5,13 @@
 // so a result deleted later stays on the card as it would on a marketplace.
 import crypto from 'node:crypto';
 import { and, asc, eq, ilike, or } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { Locale } from '../../../contract/locales';
 import { PRODUCT_PAGE_SIZE, type StoreProductPage } from '../../../contract/publisher';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
 import { demoStoreCards } from '../../db/schema-publisher';
 import { translate, type MessageKey } from '../../lib/i18n';
+import { loadSharp } from '../../lib/sharp';
 import { DOWNLOAD_URL_LIFETIME_S, type ObjectStorage } from '../../storage/storage';
 import { BadCursor } from './store';
 import type { SendContext, SendItem } from './wildberries-publish';
@@ -31,12 +31,13 @@ const SEED: readonly { article: string; title: MessageKey; pictures: readonly st
 const APPLIED_LINK_SECONDS = 7 * 24 * 60 * 60;
 
 /** A card's picture before the seller adds theirs: a plain sheet that says whose it is. */
-function seedPicture(colour: string, article: string, index: number): Promise<Buffer> {
+async function seedPicture(colour: string, article: string, index: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="1200">
     <rect width="900" height="1200" fill="${colour}"/>
     <text x="450" y="560" font-family="sans-serif" font-size="72" font-weight="700" fill="#374151" text-anchor="middle">SoleStudio demo</text>
     <text x="450" y="660" font-family="sans-serif" font-size="48" fill="#4b5563" text-anchor="middle">${article} · ${index + 1}</text>
   </svg>`;
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 
