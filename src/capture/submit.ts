@@ -6,7 +6,8 @@
 import { liveQuery } from 'dexie';
 import type { ShoeView } from '../../contract/enums';
 import type { ContentConfigEntry } from '../../contract/selection';
-import { db, type DraftRecord, type GenerateJob } from '../offline/db';
+import { db } from '../offline/db';
+import type { DraftRecord, GenerateJob } from '../offline/records';
 import { UnsendablePhotoError, enqueueTask, restoreTask } from '../offline/outbox';
 import { processUploads } from './uploads';
 

@@ -9,7 +9,8 @@ import { editDescriptionSchema, type EditDescription } from '../../contract/edit
 import type { AssetCreateItem } from '../../contract/assets';
 import type { EditUploadDescription } from '../../contract/materials';
 import type { UpdateSpec } from 'dexie';
-import type { AppDatabase, EditDraftRecord, EditFile, EditJob, OutboxJob, PhotoRecord } from './db';
+import type { AppDatabase } from './db';
+import type { EditDraftRecord, EditFile, EditJob, OutboxJob, PhotoRecord } from './records';
 import type { UploadTransport } from './outbox';
 import { TransportError } from './transport-error';
 

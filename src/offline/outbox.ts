@@ -11,7 +11,8 @@ import { retryDelayMs } from '../../contract/backoff';
 import type { ShoeView } from '../../contract/enums';
 import type { AssetCreateItem } from '../../contract/assets';
 import type { EditUploadDescription } from '../../contract/materials';
-import type { AppDatabase, DeleteJob, DraftKey, DraftRecord, EditJob, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './db';
+import type { AppDatabase } from './db';
+import type { DeleteJob, DraftKey, DraftRecord, EditJob, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './records';
 import { workEdit } from './edit-jobs';
 import { TransportError } from './transport-error';
 

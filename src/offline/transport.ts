@@ -8,7 +8,7 @@ import { assetSchema } from '../../contract/assets';
 import { generateResultSchema } from '../../contract/content';
 import { errorEnvelopeSchema, okEnvelope } from '../../contract/envelope';
 import { uploadTicketSchema } from '../../contract/materials';
-import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './db';
+import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './records';
 import type { UploadTransport } from './outbox';
 import { TransportError } from './transport-error';
 

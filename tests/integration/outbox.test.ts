@@ -3,7 +3,8 @@
 // replay without duplicates, and two runners never send a photo twice.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppDatabase, GenerateJob, PhotoRecord, UploadJob } from '../../src/offline/db';
+import type { AppDatabase } from '../../src/offline/db';
+import type { GenerateJob, PhotoRecord, UploadJob } from '../../src/offline/records';
 import type { ShoeView } from '../../contract/enums';
 import {
   TransportError,

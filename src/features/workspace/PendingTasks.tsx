@@ -12,7 +12,8 @@ import { showToast } from '../../components/toast';
 import { taskPath, taskRetryPath } from '../../config/paths';
 import { processUploads, startUploads } from '../../capture/uploads';
 import { onlineAtom } from '../../lib/store';
-import { contentTypeOf, db, type GenerateJob } from '../../offline/db';
+import { db } from '../../offline/db';
+import { contentTypeOf, type GenerateJob } from '../../offline/records';
 import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/outbox';
 
 export function PendingTasks() {

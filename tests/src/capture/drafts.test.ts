@@ -8,7 +8,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
 import type { Selection } from '../../../contract/selection';
 import { loadDraft, movePhoto, putPhoto, removePhoto, savePage, saveShoeParam, saveStyles } from '../../../src/capture/drafts';
-import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
+import { db } from '../../../src/offline/db';
+import type { DeleteJob, UploadJob } from '../../../src/offline/records';
 import { purgeDone, queueStrandedPhotos } from '../../../src/offline/outbox';
 
 function photo(marker: number) {
