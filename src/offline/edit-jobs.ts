@@ -11,7 +11,7 @@ import type { EditUploadDescription } from '../../contract/materials';
 import type { UpdateSpec } from 'dexie';
 import type { AppDatabase } from './db';
 import type { EditDraftRecord, EditFile, EditJob, OutboxJob, PhotoRecord } from './records';
-import type { UploadTransport } from './outbox';
+import type { UploadTransport } from './upload-transport';
 import { TransportError } from './transport-error';
 
 export type { EditUploadDescription };

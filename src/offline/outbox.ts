@@ -9,44 +9,13 @@
 import type { UpdateSpec } from 'dexie';
 import { retryDelayMs } from '../../contract/backoff';
 import type { ShoeView } from '../../contract/enums';
-import type { AssetCreateItem } from '../../contract/assets';
-import type { EditUploadDescription } from '../../contract/materials';
 import type { AppDatabase } from './db';
 import type { DeleteJob, DraftKey, DraftRecord, EditJob, GenerateJob, OutboxJob, PhotoRecord, SlotRecord, SlotState, TaskRequest, UploadJob } from './records';
 import { workEdit } from './edit-jobs';
 import { TransportError } from './transport-error';
+import type { UploadTransport } from './upload-transport';
 
 export { TransportError };
-
-/** How a runtime (page or service worker) talks to the server. */
-export interface UploadTransport {
-  /**
-   * POST /api/v1/materials/upload with `job.id` as Idempotency-Key. No upload URL when the server
-   * already accepted the photo under this key (the answer to its upload was lost).
-   */
-  register(job: UploadJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string | null }>;
-  /** PUT the bytes to the URL the server gave, telling `progress` how many have gone, where it can. */
-  put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
-  /** POST /api/v1/content/generate with `job.id` as Idempotency-Key; the server's task id. */
-  generate(job: GenerateJob, materialIds: string[]): Promise<{ taskId: string }>;
-  /** DELETE /api/v1/materials/{job.materialId}, or /api/v1/materials/by-key/{job.uploadKey}. */
-  remove(job: DeleteJob): Promise<void>;
-  /** POST /api/v1/materials/upload of a file an edit saves, with `key` as Idempotency-Key. */
-  registerFile(key: string, photo: PhotoRecord, description: EditUploadDescription): Promise<RegisteredFile>;
-  /** POST /api/v1/content/assets/batch-create with `key` as Idempotency-Key; the new assets' ids. */
-  createAssets(key: string, items: AssetCreateItem[]): Promise<string[]>;
-}
-
-/**
- * A file registered for upload: where to PUT it (null once the server accepted it), and its key
- * and address once stored (SPEC §3).
- */
-export interface RegisteredFile {
-  materialId: string;
-  uploadUrl: string | null;
-  fileKey: string;
-  publicUrl: string;
-}
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
 export const OUTBOX_LOCK = 'solestudio-outbox';

@@ -19,8 +19,8 @@ import {
   runOutbox,
   waitingUploads,
   wakeQueued,
-  type UploadTransport,
 } from '../../src/offline/outbox';
+import type { UploadTransport } from '../../src/offline/upload-transport';
 import { fetchTransport } from '../../src/offline/transport';
 import { faultyTransport, testDatabases, type Fault } from './page-outbox';
 import { eq } from 'drizzle-orm';
