@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { REQUIRED_VIEWS, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
 import { db } from '../offline/db';
 import type { DraftKey, SlotRecord } from '../offline/records';
-import { retryJob } from '../offline/outbox';
+import { retryJob } from '../offline/jobs/upload';
 import { heldPhoto } from './held';
 import { processUploads, uploadProgressAtom } from './uploads';
 import { ViewIllustration } from './ViewIllustration';

@@ -6,7 +6,7 @@ import type { CompressedPhoto } from '../../contract/capture';
 import type { Selection } from '../../contract/selection';
 import { db } from '../offline/db';
 import { retryDraftKey, type DraftKey, type DraftRecord, type PhotoRecord, type RetryOf, type ShoeParams } from '../offline/records';
-import { abandonUpload, enqueueUpload } from '../offline/outbox';
+import { abandonUpload, enqueueUpload } from '../offline/jobs/upload';
 
 let persistenceAsked = false;
 

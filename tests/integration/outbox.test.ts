@@ -6,20 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDatabase } from '../../src/offline/db';
 import type { GenerateJob, PhotoRecord, UploadJob } from '../../src/offline/records';
 import type { ShoeView } from '../../contract/enums';
-import {
-  TransportError,
-  abandonUpload,
-  backoffMs,
-  discardTask,
-  enqueueTask,
-  enqueueUpload,
-  pendingTasks,
-  restoreTask,
-  retryJob,
-  runOutbox,
-  waitingUploads,
-  wakeQueued,
-} from '../../src/offline/outbox';
+import { runOutbox, wakeQueued } from '../../src/offline/outbox';
+import { backoffMs } from '../../src/offline/jobs/lifecycle';
+import { abandonUpload, enqueueUpload, retryJob, waitingUploads } from '../../src/offline/jobs/upload';
+import { discardTask, enqueueTask, pendingTasks, restoreTask } from '../../src/offline/jobs/generate';
+import { TransportError } from '../../src/offline/transport-error';
 import type { UploadTransport } from '../../src/offline/upload-transport';
 import { fetchTransport } from '../../src/offline/transport';
 import { faultyTransport, testDatabases, type Fault } from './page-outbox';

@@ -9,7 +9,7 @@ import { getAsset } from '../../content/api';
 import { apiDownload } from '../../lib/api-client';
 import { db } from '../../offline/db';
 import type { EditDraftRecord, EditKey, EditPlacement, PhotoRecord } from '../../offline/records';
-import { DEVICE_SOURCE_ID } from '../../offline/edit-jobs';
+import { DEVICE_SOURCE_ID } from '../../offline/jobs/edit';
 import { blankEdit } from './edit-state';
 import { decodeImage, PictureUnreadable, releaseImage } from './picture';
 

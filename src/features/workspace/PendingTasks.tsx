@@ -14,7 +14,7 @@ import { processUploads, startUploads } from '../../capture/uploads';
 import { onlineAtom } from '../../lib/store';
 import { db } from '../../offline/db';
 import { contentTypeOf, type GenerateJob } from '../../offline/records';
-import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/outbox';
+import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/jobs/generate';
 
 export function PendingTasks() {
   const { t } = useTranslation();
