@@ -1,10 +1,12 @@
-// Lint: typescript-eslint, React hooks, and the walls between places where code runs
-// (STYLE.md: src never imports server, server never imports src, features never import each other).
+// Lint: typescript-eslint, React hooks, the walls between places where code runs (STYLE.md: src
+// never imports server, server never imports src, features never import each other), and no
+// import circles anywhere.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import { noCycle } from './build/eslint-no-cycle.js';
 
 const sameFeature = '{{ from.element.captured.feature }}';
 
@@ -29,6 +31,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
+  },
+  {
+    // No module reaches itself through its imports, type-only ones included (build/eslint-no-cycle.js
+    // says why it is not eslint-plugin-import-x's no-cycle), in every part of the repository.
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    plugins: { solestudio: { rules: { 'no-cycle': noCycle } } },
+    rules: { 'solestudio/no-cycle': 'error' },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'tests/src/**/*.{ts,tsx}'],

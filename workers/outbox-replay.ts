@@ -2,7 +2,8 @@
 // in IndexedDB. The same outbox and lock as the page (src/offline), so whichever runs first sends
 // a photo and the other finds nothing to do.
 import { db, readSessionRecord } from '../src/offline/db';
-import { OUTBOX_LOCK, queueStrandedPhotos, runOutbox, waitingJobs, wakeQueued, type RunResult } from '../src/offline/outbox';
+import { OUTBOX_LOCK, runOutbox, waitingJobs, wakeQueued, type RunResult } from '../src/offline/outbox';
+import { queueStrandedPhotos } from '../src/offline/jobs/upload';
 import { fetchTransport } from '../src/offline/transport';
 
 export { OUTBOX_SYNC_TAG } from '../src/offline/outbox';

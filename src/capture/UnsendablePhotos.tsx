@@ -2,7 +2,7 @@
 // the server refused, or a photo nothing will send. Used by /task (page 2) and /task/retry.
 import { useTranslation } from 'react-i18next';
 import { SHOE_VIEWS, type ShoeView } from '../../contract/enums';
-import type { DraftRecord } from '../offline/db';
+import type { DraftRecord } from '../offline/records';
 
 /** Views whose photo cannot go with a task until it is retried, replaced or deleted. */
 export function unsendableViews(draft: Pick<DraftRecord, 'slots'> | null | undefined): ShoeView[] {

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '../components/Icon';
 import { onlineAtom } from '../lib/store';
 import { db } from '../offline/db';
-import { waitingUploads } from '../offline/outbox';
+import { waitingUploads } from '../offline/jobs/upload';
 
 export function UploadBanner() {
   const { t } = useTranslation();

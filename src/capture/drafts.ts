@@ -4,8 +4,9 @@
 import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
 import type { Selection } from '../../contract/selection';
-import { db, retryDraftKey, type DraftKey, type DraftRecord, type PhotoRecord, type RetryOf, type ShoeParams } from '../offline/db';
-import { abandonUpload, enqueueUpload } from '../offline/outbox';
+import { db } from '../offline/db';
+import { retryDraftKey, type DraftKey, type DraftRecord, type PhotoRecord, type RetryOf, type ShoeParams } from '../offline/records';
+import { abandonUpload, enqueueUpload } from '../offline/jobs/upload';
 
 let persistenceAsked = false;
 

@@ -5,7 +5,7 @@ import { atom } from 'jotai';
 import type { ShoeView } from '../../contract/enums';
 import type { CompressedPhoto } from '../../contract/capture';
 import { store } from '../lib/store';
-import type { DraftKey } from '../offline/db';
+import type { DraftKey } from '../offline/records';
 
 export interface HeldPhoto {
   photo: CompressedPhoto;

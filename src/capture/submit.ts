@@ -6,8 +6,9 @@
 import { liveQuery } from 'dexie';
 import type { ShoeView } from '../../contract/enums';
 import type { ContentConfigEntry } from '../../contract/selection';
-import { db, type DraftRecord, type GenerateJob } from '../offline/db';
-import { UnsendablePhotoError, enqueueTask, restoreTask } from '../offline/outbox';
+import { db } from '../offline/db';
+import type { DraftRecord, GenerateJob } from '../offline/records';
+import { UnsendablePhotoError, enqueueTask, restoreTask } from '../offline/jobs/generate';
 import { processUploads } from './uploads';
 
 /** SPEC §9: the wait after a task (or a retry) is added, before the workspace. */

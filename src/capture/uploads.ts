@@ -4,7 +4,9 @@
 // the slots' states and the queue live from IndexedDB; only the bytes in flight are told here.
 import { atom } from 'jotai';
 import { db, readSessionRecord } from '../offline/db';
-import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, queueStrandedPhotos, runOutbox, waitingJobs, wakeQueued, type RunObserver } from '../offline/outbox';
+import { OUTBOX_LOCK, OUTBOX_SYNC_TAG, purgeDone, runOutbox, waitingJobs, wakeQueued } from '../offline/outbox';
+import type { RunObserver } from '../offline/jobs/job-kind';
+import { queueStrandedPhotos } from '../offline/jobs/upload';
 import { fetchTransport } from '../offline/transport';
 import { currentLocale } from '../lib/i18n';
 import { store } from '../lib/store';

@@ -2,7 +2,7 @@
 // accepted; the rejected views, with their photos and reasons, are to be shot again.
 import { mergeConfigHistory, type FailureDetail, type Task } from '../../contract/content';
 import { CONTENT_MODULE_OF, CONTENT_TYPES, type ContentType, type ShoeView } from '../../contract/enums';
-import type { RetryOf } from '../offline/db';
+import type { RetryOf } from '../offline/records';
 import { materialView } from './rules';
 
 function contentTypeOfTask(task: Task): ContentType {

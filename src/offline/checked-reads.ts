@@ -1,10 +1,10 @@
-// Every record the app reads from its database passes records.ts's check first, whichever way it
-// is read (get, lists, cursors, filters, modify, liveQuery): a Dexie middleware under all of them.
-// (Dexie's 'reading' hook is not enough: `filter` and `modify` see records as stored.) When the
-// database opens, a sweep writes repaired records back and deletes the ones that cannot be used.
+// Every record the app reads from its database passes record-checks.ts's check first, whichever
+// way it is read (get, lists, cursors, filters, modify, liveQuery): a Dexie middleware under all of
+// them. (Dexie's 'reading' hook is not enough: `filter` and `modify` see records as stored.) When
+// the database opens, a sweep writes repaired records back and deletes the ones that cannot be used.
 import type Dexie from 'dexie';
 import type { DBCore, DBCoreCursor, DBCoreQueryRequest, DBCoreTable, DBCoreTransaction, IndexableType, Middleware } from 'dexie';
-import { inspect, isCheckedTable, type TableName } from './records';
+import { inspect, isCheckedTable, type TableName } from './record-checks';
 
 /** The sweep's transactions, which read records as they are stored. */
 const asStored = new WeakSet<DBCoreTransaction>();

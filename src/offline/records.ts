@@ -1,271 +1,246 @@
-// What a record of each table of the app's database must be (db.ts), checked when it is read: a
-// record written by an older build, a newer one or damaged is repaired where a safe value exists
-// (a missing field, an older shape), and anything else is reported as unusable. Written with
-// zod/mini (no eval, so the service worker may check too) on the contract's vocabulary.
-//
-// A new shape that an older build would take for damage (and repair away) comes with a new
-// database version in db.ts: that closes an older tab's connection for good.
-import * as z from 'zod/mini';
+// The shapes of the records the app keeps in IndexedDB (db.ts), table by table, as a read gives
+// them: every record read has been checked first (record-checks.ts, checked-reads.ts), whatever
+// an older build or a damaged disk left. Types and a few plain helpers only: this module imports
+// nothing else of src/offline, so the database, the checks and the outbox all import it.
 import type { EditDescription } from '../../contract/edit';
-import { BACKGROUNDS, CATEGORIES, CONTENT_MODULES, CONTENT_TYPES, CREATIVE_SCENES, PRODUCT_PRESETS, SHOE_VIEWS, type ShoeView } from '../../contract/enums';
+import type { Background, Category, ContentModule, ContentType, ShoeView } from '../../contract/enums';
 import type { Selection } from '../../contract/selection';
-import type { DraftKey, DraftRecord, EditDraftRecord, EditKey, ListRecord, OutboxJob, PhotoRecord, SessionRecord, SlotRecord } from './db';
 
-/** The fields repaired while one record is checked (parsing is synchronous, one record at a time). */
-let repairs: string[] = [];
-
-/** `schema`, or what `fallback` makes (noted as a repair of `field`) when the stored value is missing or wrong. */
-function or<T extends z.ZodMiniType>(field: string, schema: T, fallback: () => z.output<T>) {
-  return z.catch(schema, () => {
-    repairs.push(field);
-    return fallback();
-  });
+export interface SessionRecord {
+  /** Always "current": there is one signed-in seller per browser profile. */
+  id: 'current';
+  token: string;
+  userId: string;
+  /** The seller's language, for the messages the service worker's uploads may bring back. */
+  locale?: string;
+  updatedAt: number;
 }
-
-const id = z.string().check(z.minLength(1));
-const time = z.number();
-const count = z.number().check(z.gte(0));
-const view = z.enum(SHOE_VIEWS);
-const contentType = z.enum(CONTENT_TYPES);
-const isDraftKey = (key: unknown): key is DraftKey =>
-  typeof key === 'string' && (CONTENT_TYPES.some((type) => type === key) || /^(retry|edit):./.test(key));
-const draftKey = z.custom<DraftKey>(isDraftKey);
-const isView = (key: string): key is ShoeView => SHOE_VIEWS.some((v) => v === key);
-/** An optional text field: dropped when it is not text. */
-const note = (field: string) => or(field, z.optional(z.string()), () => undefined);
-
-const session: z.ZodMiniType<SessionRecord> = z.looseObject({
-  id: z.literal('current'),
-  token: id,
-  userId: id,
-  locale: note('locale'),
-  updatedAt: or('updatedAt', time, () => 0),
-});
-
-function isArrayBuffer(value: unknown): value is ArrayBuffer {
-  return value instanceof ArrayBuffer || Object.prototype.toString.call(value) === '[object ArrayBuffer]';
-}
-
-/** A photo's bytes as an ArrayBuffer (a typed array is copied into one); empty bytes are no photo. */
-const bytes = z.pipe(
-  z.custom<ArrayBuffer | ArrayBufferView>((value) => isArrayBuffer(value) || ArrayBuffer.isView(value)),
-  z.transform((value) => {
-    if (isArrayBuffer(value)) return value;
-    repairs.push('bytes');
-    return new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice().buffer;
-  }),
-).check(z.refine((value) => value.byteLength > 0, 'no bytes'));
-
-/** A PNG starts with 0x89 "PNG"; anything else the app stores is a JPEG. */
-function mimeOf(data: unknown): PhotoRecord['mime'] {
-  const head = isArrayBuffer(data) ? new Uint8Array(data) : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array();
-  return head[0] === 0x89 && head[1] === 0x50 && head[2] === 0x4e && head[3] === 0x47 ? 'image/png' : 'image/jpeg';
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /**
- * A photo is kept whatever else is wrong with it as long as its bytes are there: its type is read
- * from the bytes, and its size, draft and view (the draft's slot is their truth) are let go.
+ * A draft's key: the content type of a new task on /task, or `retry:{task id}` for the photos
+ * that replace a rejected task's on /task/retry. An edit being saved is keyed `edit:{its key}`.
  */
-const photo: z.ZodMiniType<PhotoRecord> = z.pipe(
-  z.transform((stored: unknown) => {
-    if (!isObject(stored) || stored.mime === 'image/jpeg' || stored.mime === 'image/png') return stored;
-    repairs.push('mime');
-    return { ...stored, mime: mimeOf(stored.bytes) };
-  }),
-  z.looseObject({
-    id,
-    draftKey: or('draftKey', z.optional(draftKey), () => undefined),
-    view: or('view', z.optional(view), () => undefined),
-    mime: z.enum(['image/jpeg', 'image/png']),
-    bytes,
-    width: or('width', count, () => 0),
-    height: or('height', count, () => 0),
-    createdAt: or('createdAt', time, () => 0),
-  }),
-);
+export type DraftKey = ContentType | `retry:${string}` | `edit:${string}`;
 
-const slot: z.ZodMiniType<SlotRecord> = z.looseObject({
-  photoId: id,
-  state: or('slot state', z.enum(['stored', 'queued', 'uploading', 'uploaded', 'failed']), () => 'stored' as const),
-  materialId: note('slot materialId'),
-  jobId: note('slot jobId'),
-  error: note('slot error'),
-  warnings: or('slot warnings', z.optional(z.array(z.string())), () => undefined),
-});
-
-/** A draft's slots: one under a view this build does not know, or without a photo, is let go alone. */
-const slots = z.pipe(
-  or('slots', z.record(z.string(), z.unknown()), () => ({})),
-  z.transform((stored) => {
-    const kept: DraftRecord['slots'] = {};
-    for (const [key, value] of Object.entries(stored)) {
-      const checked = z.safeParse(slot, value);
-      if (isView(key) && checked.success) kept[key] = checked.data;
-      else repairs.push(`slots.${key}`);
-    }
-    return kept;
-  }),
-);
-
-const measure = (field: string) => or(`shoeParams.${field}`, z.optional(z.number()), () => undefined);
-const shoeParams = or(
-  'shoeParams',
-  z.looseObject({ shaftHeight: measure('shaftHeight'), heelHeight: measure('heelHeight'), shaftLatitude: measure('shaftLatitude'), ankleLatitude: measure('ankleLatitude') }),
-  () => ({}),
-);
-
-/** Page 2's choices; ones that make no sense any more are forgotten (the seller picks again). */
-const selection: z.ZodMiniType<Selection> = z.looseObject({
-  categories: z.partialRecord(z.enum(CATEGORIES), z.array(z.enum([...BACKGROUNDS, ...CREATIVE_SCENES, ...PRODUCT_PRESETS]))),
-  custom: or('styles.custom', z.boolean(), () => false),
-  prompt: or('styles.prompt', z.string(), () => ''),
-});
-
-const kept = z.array(z.looseObject({ view, materialId: id, url: z.nullable(z.string()) }));
-
-const retryOf = z.looseObject({
-  taskId: id,
-  contentType,
-  contentConfig: or('retry.contentConfig', z.array(z.unknown()), () => []),
-  kept: or('retry.kept', kept, () => []),
-  total: or('retry.total', count, () => 0),
-  outputs: or('retry.outputs', count, () => 0),
-});
-
-/** A retry's draft is nothing without what it retries; any other draft loses a broken retry. */
-const draft: z.ZodMiniType<DraftRecord> = z
-  .looseObject({
-    contentType: draftKey,
-    page: or('page', z.union([z.literal(1), z.literal(2)]), () => 1 as const),
-    slots,
-    shoeParams,
-    styles: or('styles', z.nullable(selection), () => null),
-    retry: or('retry', z.optional(retryOf), () => undefined),
-    updatedAt: or('updatedAt', time, () => 0),
-  })
-  .check(z.refine((record) => !record.contentType.startsWith('retry:') || record.retry !== undefined, 'a retry draft without its task'));
-
-/** What every job has; a job in no known state is queued again (its key keeps a replay harmless). */
-const job = {
-  id,
-  draftKey,
-  state: or('state', z.enum(['queued', 'running', 'done', 'failed']), () => 'queued' as const),
-  attempts: or('attempts', count, () => 0),
-  nextAttemptAt: or('nextAttemptAt', time, () => 0),
-  leaseUntil: or('leaseUntil', z.optional(time), () => undefined),
-  error: note('error'),
-  errorStatus: or('errorStatus', z.optional(z.number()), () => undefined),
-  createdAt: or('createdAt', time, () => 0),
-  updatedAt: or('updatedAt', time, () => 0),
-};
-
-/**
- * An edit description as stored: its shape is checked here, its rules (contract/edit.ts) where it
- * is used, so a description an older build wrote is never thrown away for a rule that changed.
- */
-const editDescription = z.custom<EditDescription>(
-  (value) =>
-    isObject(value) && value.version === 1 && isObject(value.source) && isObject(value.crop) && Array.isArray(value.layers),
-  'not an edit description',
-);
-
-const placement = z.looseObject({
-  taskId: or('placement.taskId', z.nullable(z.string()), () => null),
-  category: z.enum(CATEGORIES),
-  background: or('placement.background', z.nullable(z.enum(BACKGROUNDS)), () => null),
-  contentModule: z.enum(CONTENT_MODULES),
-});
-
-const editFile = z.looseObject({
-  role: z.enum(['source', 'logo', 'picture']),
-  photoId: id,
-  localKey: id,
-  materialId: note('file materialId'),
-  uploadUrl: note('file uploadUrl'),
-  fileKey: note('file fileKey'),
-  publicUrl: note('file publicUrl'),
-  uploaded: or('file uploaded', z.optional(z.boolean()), () => undefined),
-});
-
-const editJob = z.looseObject({
-  ...job,
-  kind: z.literal('edit'),
-  materialId: z.nullable(id),
-  materialUrl: or('materialUrl', z.nullable(z.string()), () => null),
-  edit: editDescription,
-  placement,
-  files: z.array(editFile),
-  sourceAssetId: note('sourceAssetId'),
-  assetId: note('assetId'),
-});
-
-const editKey = z.custom<EditKey>((key) => key === 'device' || (typeof key === 'string' && /^asset:./.test(key)));
-
-const edit: z.ZodMiniType<EditDraftRecord> = z.looseObject({
-  key: editKey,
-  source: z.looseObject({
-    assetId: z.nullable(id),
-    url: or('source.url', z.nullable(z.string()), () => null),
-    photoId: id,
-    width: z.number().check(z.gt(0)),
-    height: z.number().check(z.gt(0)),
-    placement,
-  }),
-  edit: editDescription,
-  logos: or('logos', z.array(z.looseObject({ localKey: id, photoId: id })), () => []),
-  updatedAt: or('updatedAt', time, () => 0),
-});
-
-const outbox: z.ZodMiniType<OutboxJob> = z.discriminatedUnion('kind', [
-  z.looseObject({ ...job, kind: z.literal('upload'), view, photoId: id, materialId: note('materialId'), uploadUrl: note('uploadUrl') }),
-  z.looseObject({
-    ...job,
-    kind: z.literal('generate'),
-    task: z.looseObject({
-      contentConfig: or('task → contentConfig', z.array(z.unknown()), () => []),
-      photos: z.array(z.looseObject({ view, photoId: id, uploadJobId: id })),
-      kept: or('task → kept', z.optional(z.array(z.looseObject({ view, materialId: id }))), () => undefined),
-      total: or('task → total', count, () => 0),
-      outputs: or('task → outputs', count, () => 0),
-    }),
-    draft,
-    taskId: note('taskId'),
-  }),
-  z
-    .looseObject({ ...job, kind: z.literal('delete'), materialId: z.optional(id), uploadKey: z.optional(id) })
-    .check(z.refine((deletion) => deletion.materialId !== undefined || deletion.uploadKey !== undefined, 'a deletion names nothing')),
-  editJob,
-]);
-
-const lists: z.ZodMiniType<ListRecord> = z.looseObject({
-  key: id,
-  userId: id,
-  value: z.unknown(),
-  savedAt: or('savedAt', time, () => 0),
-});
-
-const schemas = { session, photos: photo, drafts: draft, outbox, lists, edits: edit };
-
-export type TableName = keyof typeof schemas;
-
-export type Verdict =
-  /** The record as the app may use it; `repaired` names what was put right (empty: nothing). */
-  | { usable: true; value: unknown; repaired: string[] }
-  | { usable: false; reason: string };
-
-export function isCheckedTable(table: string): table is TableName {
-  return Object.hasOwn(schemas, table);
+export function retryDraftKey(taskId: string): DraftKey {
+  return `retry:${taskId}`;
 }
 
-/** Checks one stored record of a table. */
-export function inspect(table: TableName, stored: unknown): Verdict {
-  repairs = [];
-  const checked = z.safeParse(schemas[table], stored);
-  const repaired = repairs;
-  repairs = [];
-  if (checked.success) return { usable: true, value: checked.data, repaired };
-  const reason = checked.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; ');
-  return { usable: false, reason };
+/**
+ * The kind of task a draft or queued task makes: a retry makes what its rejected task did (a draft
+ * keyed for a retry always carries it: record-checks.ts lets no other be read).
+ */
+export function contentTypeOf(draft: Pick<DraftRecord, 'contentType' | 'retry'>): ContentType {
+  return draft.retry?.contentType ?? (draft.contentType as ContentType);
+}
+
+export interface PhotoRecord {
+  id: string;
+  /** The draft and view it was taken for; a damaged record may have lost them (the slot is their truth). */
+  draftKey?: DraftKey;
+  view?: ShoeView;
+  mime: 'image/jpeg' | 'image/png';
+  bytes: ArrayBuffer;
+  width: number;
+  height: number;
+  createdAt: number;
+}
+
+/** Where one slot's photo is on its way to the server. */
+export type SlotState = 'stored' | 'queued' | 'uploading' | 'uploaded' | 'failed';
+
+export interface SlotRecord {
+  photoId: string;
+  state: SlotState;
+  materialId?: string;
+  /** The job carrying this photo (its id is the Idempotency-Key). */
+  jobId?: string;
+  /** Why the last attempt failed, in the seller's language, when it did. */
+  error?: string;
+  /** What the server's check of the uploaded photo found wrong (empty: nothing). */
+  warnings?: string[];
+}
+
+export interface ShoeParams {
+  shaftHeight?: number;
+  heelHeight?: number;
+  shaftLatitude?: number;
+  ankleLatitude?: number;
+}
+
+/** What a retry keeps of a rejected task (SPEC §4, §5): its styles and the photos that passed. */
+export interface RetryOf {
+  taskId: string;
+  contentType: ContentType;
+  /** The rejected task's `content_config`, sent again as it was. */
+  contentConfig: unknown[];
+  /** Photos the server already has and did not reject, by view. */
+  kept: { view: ShoeView; materialId: string; url: string | null }[];
+  /** Tokens and outputs of the rejected task, shown while the retry waits. */
+  total: number;
+  outputs: number;
+}
+
+export interface DraftRecord {
+  /** The draft's key (the field keeps its first name: it is the table's primary key). */
+  contentType: DraftKey;
+  /** 1: photos, 2: styles. */
+  page: 1 | 2;
+  slots: Partial<Record<ShoeView, SlotRecord>>;
+  shoeParams: ShoeParams;
+  /** Page 2's choices as the page left them (null: none yet). */
+  styles: Selection | null;
+  /** Set on a retry draft. */
+  retry?: RetryOf;
+  updatedAt: number;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** One photo a `generate` job waits for: its view, photo and the upload job carrying it. */
+export interface TaskPhoto {
+  view: ShoeView;
+  photoId: string;
+  uploadJobId: string;
+}
+
+/** What a queued task will ask for, kept for the seller to see while it waits. */
+export interface TaskRequest {
+  /** `content_config` as POST /content/generate takes it. */
+  contentConfig: unknown[];
+  photos: TaskPhoto[];
+  /** A retry's photos the server already has: sent with the new ones. */
+  kept?: { view: ShoeView; materialId: string }[];
+  /** Tokens the confirmation dialog showed. */
+  total: number;
+  outputs: number;
+}
+
+interface JobBase {
+  /** A client UUID, sent as Idempotency-Key: a replay never makes a second material or task. */
+  id: string;
+  draftKey: DraftKey;
+  state: JobState;
+  attempts: number;
+  /** Unix ms before which the job is not tried again (backoff). */
+  nextAttemptAt: number;
+  /** A running job's lease: another runner may take it over after this (a crashed tab). */
+  leaseUntil?: number;
+  /** The server's message when the job failed for good (a 4xx). */
+  error?: string;
+  errorStatus?: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Registers a photo as a material and PUTs its bytes. */
+export interface UploadJob extends JobBase {
+  kind: 'upload';
+  view: ShoeView;
+  photoId: string;
+  materialId?: string;
+  uploadUrl?: string;
+}
+
+/** Submits a task once every photo it needs is uploaded (DESIGN §3). */
+export interface GenerateJob extends JobBase {
+  kind: 'generate';
+  task: TaskRequest;
+  /** The draft as it was submitted: put back if the server refuses the task. */
+  draft: DraftRecord;
+  /** The server's task, once it has accepted the job. */
+  taskId?: string;
+}
+
+/**
+ * Deletes a material the seller no longer wants (a photo replaced, moved or deleted after it had
+ * gone up). The server keeps a material a task uses, and a material already gone counts as deleted.
+ */
+export interface DeleteJob extends JobBase {
+  kind: 'delete';
+  /** The material, when the upload heard back from the server ... */
+  materialId?: string;
+  /** ... else the upload's key: whatever the server registered under it (if anything) goes. */
+  uploadKey?: string;
+}
+
+/** A file an edit saves: the picture itself, a logo on it, or the picture it was made from when that came from the device. */
+export interface EditFile {
+  role: 'source' | 'logo' | 'picture';
+  /** The photo holding its bytes. */
+  photoId: string;
+  /** Where the edit names it until the server has it (a logo's `local:{photo id}` file_key). */
+  localKey: string;
+  materialId?: string;
+  uploadUrl?: string;
+  /** What the upload answered: the stored file's key and address (SPEC §3 edit result, logo result). */
+  fileKey?: string;
+  publicUrl?: string;
+  /** Its bytes are stored on the server. */
+  uploaded?: boolean;
+}
+
+/** Where the edited picture goes in My materials: the source's category and module (SPEC §7 batch-create). */
+export interface EditPlacement {
+  taskId: string | null;
+  category: Category;
+  background: Background | null;
+  contentModule: ContentModule;
+}
+
+/**
+ * The saved edit record (SPEC §3): the source (material_id, material_url), the edit description
+ * (edit info) and the files it uploads (edit result, logo result), worked until the new asset exists.
+ */
+export interface EditJob extends JobBase {
+  kind: 'edit';
+  /** The source asset (null: a picture from the device, made an asset of its own first). */
+  materialId: string | null;
+  materialUrl: string | null;
+  edit: EditDescription;
+  placement: EditPlacement;
+  files: EditFile[];
+  /** The asset made from a device picture, once created. */
+  sourceAssetId?: string;
+  /** The new asset, once created. */
+  assetId?: string;
+}
+
+export type OutboxJob = UploadJob | GenerateJob | DeleteJob | EditJob;
+
+/** The key of an edit in progress: the asset it edits, or the picture picked from the device. */
+export type EditKey = `asset:${string}` | 'device';
+
+/** The picture an edit in progress works on; its bytes are a photo, so the edit works offline. */
+export interface EditSource {
+  /** The asset, or null for a picture from the device. */
+  assetId: string | null;
+  /** Where the picture was loaded from (material_url), if anywhere. */
+  url: string | null;
+  photoId: string;
+  width: number;
+  height: number;
+  placement: EditPlacement;
+}
+
+/**
+ * An edit in progress, kept so a reload, a crash or no network loses nothing. Its logos' bytes are
+ * photos too: those picked on this device under `local:{photo id}`, those the server holds (an
+ * edit reopened) under their file_key.
+ */
+export interface EditDraftRecord {
+  key: EditKey;
+  source: EditSource;
+  edit: EditDescription;
+  logos: { localKey: string; photoId: string }[];
+  updatedAt: number;
+}
+
+/** The last answer of a list the seller has loaded (task history, a material section), by seller. */
+export interface ListRecord {
+  /** `{user id}:{list name}`. */
+  key: string;
+  userId: string;
+  value: unknown;
+  savedAt: number;
 }

@@ -8,8 +8,8 @@ import { assetSchema } from '../../contract/assets';
 import { generateResultSchema } from '../../contract/content';
 import { errorEnvelopeSchema, okEnvelope } from '../../contract/envelope';
 import { uploadTicketSchema } from '../../contract/materials';
-import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './db';
-import type { UploadTransport } from './outbox';
+import type { DeleteJob, GenerateJob, PhotoRecord, UploadJob } from './records';
+import type { UploadTransport } from './upload-transport';
 import { TransportError } from './transport-error';
 
 export const UPLOAD_TIMEOUT_MS = 60_000;

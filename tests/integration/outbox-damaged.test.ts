@@ -4,7 +4,8 @@
 import 'fake-indexeddb/auto';
 import type Dexie from 'dexie';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pendingTasks, runOutbox, wakeQueued } from '../../src/offline/outbox';
+import { runOutbox, wakeQueued } from '../../src/offline/outbox';
+import { pendingTasks } from '../../src/offline/jobs/generate';
 import { fetchTransport } from '../../src/offline/transport';
 import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';

@@ -1,8 +1,15 @@
 // The page's outbox in tests: IndexedDB databases of its own per test (fake-indexeddb), deleted
-// after it, and the real transport to the real server with faults injected in front of it.
+// after it, the real transport to the real server with faults injected in front of it, photos
+// queued in a draft, and whether the server still holds a material.
 import { afterEach } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { ShoeView } from '../../contract/enums';
+import { materials } from '../../server/db/schema';
 import { AppDatabase } from '../../src/offline/db';
+import { enqueueUpload } from '../../src/offline/jobs/upload';
+import type { PhotoRecord } from '../../src/offline/records';
 import { fetchTransport } from '../../src/offline/transport';
+import type { TestApp } from '../support/test-app';
 
 /** What a fault does to one call: a response in the server's place, an error thrown, or nothing (the call goes on). */
 export type Fault = (url: URL, init?: RequestInit) => Response | Error | undefined;
@@ -37,4 +44,25 @@ export function faultyTransport(origin: string, token: string, fault?: Fault) {
       return fetch(url, init);
     },
   });
+}
+
+/** A product draft with one stored photo per view (these bytes), each queued for upload. */
+export async function queuedPhotos(database: AppDatabase, views: ShoeView[], bytes: ArrayBuffer) {
+  await database.drafts.put({ contentType: 'product', page: 1, slots: {}, shoeParams: {}, styles: null, updatedAt: 0 });
+  const jobs = [];
+  for (const view of views) {
+    const photo: PhotoRecord = { id: crypto.randomUUID(), draftKey: 'product', view, mime: 'image/jpeg', bytes, width: 1600, height: 1200, createdAt: 0 };
+    await database.photos.put(photo);
+    await database.drafts.where('contentType').equals('product').modify((draft) => {
+      draft.slots[view] = { photoId: photo.id, state: 'stored' };
+    });
+    jobs.push(await enqueueUpload(database, 'product', view, photo.id));
+  }
+  return jobs;
+}
+
+/** Whether the server still holds a material. */
+export async function materialOnServer(t: TestApp, materialId: string) {
+  const [row] = await t.app.database.db.select({ id: materials.id }).from(materials).where(eq(materials.id, materialId));
+  return row !== undefined;
 }

@@ -1,7 +1,8 @@
 // A logo for an edit (SPEC §5: logo accepts image files): a PNG (transparency kept) or a JPEG, not
 // an SVG (a script can hide in one), of a sensible size; a very large one is scaled down, since a
 // logo never covers more than a corner. The last logo is remembered on the device for the next edit.
-import { db, type PhotoRecord } from '../../offline/db';
+import { db } from '../../offline/db';
+import type { PhotoRecord } from '../../offline/records';
 import { decodeImage, releaseImage } from './picture';
 
 export const MAX_LOGO_BYTES = 5 * 1024 * 1024;

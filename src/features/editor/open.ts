@@ -7,8 +7,9 @@ import { editDescriptionSchema, type EditDescription } from '../../../contract/e
 import { compressPhoto } from '../../capture/compress';
 import { getAsset } from '../../content/api';
 import { apiDownload } from '../../lib/api-client';
-import { db, type EditDraftRecord, type EditKey, type EditPlacement, type PhotoRecord } from '../../offline/db';
-import { DEVICE_SOURCE_ID } from '../../offline/edit-jobs';
+import { db } from '../../offline/db';
+import type { EditDraftRecord, EditKey, EditPlacement, PhotoRecord } from '../../offline/records';
+import { DEVICE_SOURCE_ID } from '../../offline/jobs/edit';
 import { blankEdit } from './edit-state';
 import { decodeImage, PictureUnreadable, releaseImage } from './picture';
 

@@ -2,7 +2,8 @@
 // written a moment after each change, so a reload, a crash or a closed tab loses nothing.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { EditDescription } from '../../../contract/edit';
-import { db, type EditDraftRecord } from '../../offline/db';
+import { db } from '../../offline/db';
+import type { EditDraftRecord } from '../../offline/records';
 import { record, redo, startHistory, undo, type EditAction, type EditHistory } from './edit-state';
 
 type Step = { type: 'act'; action: EditAction } | { type: 'undo' } | { type: 'redo' } | { type: 'replace'; edit: EditDescription };

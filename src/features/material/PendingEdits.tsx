@@ -6,7 +6,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { processUploads, startUploads } from '../../capture/uploads';
 import { db } from '../../offline/db';
-import { pendingEdits, retryEdit } from '../../offline/outbox';
+import { pendingEdits, retryEdit } from '../../offline/jobs/edit';
 
 export function PendingEdits({ onSaved }: { onSaved: () => void }) {
   const { t } = useTranslation();

@@ -32,7 +32,7 @@ import { planRetry } from '../../content/retry';
 import { HomeLayout } from '../../layouts/HomeLayout';
 import '../../lib/account-texts';
 import { onlineAtom } from '../../lib/store';
-import { retryDraftKey } from '../../offline/db';
+import { retryDraftKey } from '../../offline/records';
 import '../../capture/task-page.css';
 
 type Loading = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'not-rejected' } | { state: 'ready'; rejected: Map<ShoeView, { reason: string; url: string | null }> };

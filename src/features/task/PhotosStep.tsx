@@ -12,7 +12,7 @@ import { savePage } from '../../capture/drafts';
 import { PhotosInProgress } from '../../capture/PhotosInProgress';
 import type { DraftPhotos } from '../../capture/useDraftPhotos';
 import { showToast } from '../../components/toast';
-import type { DraftRecord } from '../../offline/db';
+import type { DraftRecord } from '../../offline/records';
 import { RequirementsDialog } from './RequirementsDialog';
 import { ShoeParamsSection } from './ShoeParamsSection';
 import { SlotsSection } from './SlotsSection';

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveShoeParam } from '../../capture/drafts';
-import type { DraftKey, ShoeParams } from '../../offline/db';
+import type { DraftKey, ShoeParams } from '../../offline/records';
 import { PARAMS, paramValue, type Param } from './task-draft';
 
 export function ShoeParamsSection({ draftKey, params }: { draftKey: DraftKey; params: ShoeParams }) {

@@ -17,7 +17,7 @@ import type { TaskSubmission } from '../../capture/useSubmitTask';
 import { Icon } from '../../components/Icon';
 import { showToast } from '../../components/toast';
 import { balanceAtom } from '../../lib/store';
-import type { DraftRecord } from '../../offline/db';
+import type { DraftRecord } from '../../offline/records';
 import { ConfirmDialog } from './ConfirmDialog';
 import { StylesSection } from './StylesSection';
 import { selectionOf, shoeParamsPayload } from './task-draft';

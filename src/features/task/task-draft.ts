@@ -2,7 +2,7 @@
 // selection, and the shoe's measurements under the names the server uses.
 import { CONTENT_TYPES, type ContentType } from '../../../contract/enums';
 import { EMPTY_SELECTION, type Selection, type ShoeParamsPayload } from '../../../contract/selection';
-import type { ShoeParams } from '../../offline/db';
+import type { ShoeParams } from '../../offline/records';
 
 export const PARAMS = ['shaftHeight', 'heelHeight', 'shaftLatitude', 'ankleLatitude'] as const;
 export type Param = (typeof PARAMS)[number];

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { SHOE_VIEWS } from '../../../contract/enums';
 import { verifyAngle } from '../../capture/api/verify-angle';
 import { saveWarnings } from '../../capture/drafts';
-import type { DraftKey, DraftRecord } from '../../offline/db';
+import type { DraftKey, DraftRecord } from '../../offline/records';
 
 export function useAngleChecks(key: DraftKey | null, draft: DraftRecord | undefined) {
   /** Photos asked about: each once, again only if the question failed. */

@@ -12,8 +12,9 @@ import { showToast } from '../../components/toast';
 import { taskPath, taskRetryPath } from '../../config/paths';
 import { processUploads, startUploads } from '../../capture/uploads';
 import { onlineAtom } from '../../lib/store';
-import { contentTypeOf, db, type GenerateJob } from '../../offline/db';
-import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/outbox';
+import { db } from '../../offline/db';
+import { contentTypeOf, type GenerateJob } from '../../offline/records';
+import { discardTask, pendingTasks, resendTask, restoreTask } from '../../offline/jobs/generate';
 
 export function PendingTasks() {
   const { t } = useTranslation();

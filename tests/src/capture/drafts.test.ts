@@ -8,8 +8,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShoeView } from '../../../contract/enums';
 import type { Selection } from '../../../contract/selection';
 import { loadDraft, movePhoto, putPhoto, removePhoto, savePage, saveShoeParam, saveStyles } from '../../../src/capture/drafts';
-import { db, type DeleteJob, type UploadJob } from '../../../src/offline/db';
-import { purgeDone, queueStrandedPhotos } from '../../../src/offline/outbox';
+import { db } from '../../../src/offline/db';
+import type { DeleteJob, UploadJob } from '../../../src/offline/records';
+import { purgeDone } from '../../../src/offline/outbox';
+import { queueStrandedPhotos } from '../../../src/offline/jobs/upload';
 
 function photo(marker: number) {
   return { bytes: new Uint8Array([0xff, 0xd8, 0xff, marker]).buffer, mime: 'image/jpeg' as const, width: 2080, height: 2080 };

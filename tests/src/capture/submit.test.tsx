@@ -6,7 +6,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { submitTask } from '../../../src/capture/submit';
 import { UnsendablePhotos, unsendableViews } from '../../../src/capture/UnsendablePhotos';
-import { AppDatabase, db, type DraftRecord, type GenerateJob, type UploadJob } from '../../../src/offline/db';
+import { AppDatabase, db } from '../../../src/offline/db';
+import type { DraftRecord, GenerateJob, UploadJob } from '../../../src/offline/records';
 import { initI18n } from '../../../src/lib/i18n';
 
 beforeAll(async () => {

@@ -6,7 +6,8 @@ import 'fake-indexeddb/auto';
 import type { ComponentType } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
-import { AppDatabase, db, type GenerateJob, type UploadJob } from '../../../../src/offline/db';
+import { AppDatabase, db } from '../../../../src/offline/db';
+import type { GenerateJob, UploadJob } from '../../../../src/offline/records';
 import { FIVE, loadTaskPage, photoRecord, productDraft, renderTaskPage, uploaded } from './task-page';
 
 // Nothing here may reach a network: a call that tried would fail at once.

@@ -8,7 +8,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { ShoeView } from '../../../../contract/enums';
 import { initI18n } from '../../../../src/lib/i18n';
 import { store } from '../../../../src/lib/store';
-import type { DraftRecord, PhotoRecord, SlotRecord } from '../../../../src/offline/db';
+import type { DraftRecord, PhotoRecord, SlotRecord } from '../../../../src/offline/records';
 
 /** The page module, loaded once the texts are (it registers the account texts as it loads). */
 export async function loadTaskPage(): Promise<ComponentType> {

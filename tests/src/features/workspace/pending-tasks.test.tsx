@@ -9,7 +9,8 @@ import { Provider } from 'jotai';
 import { MemoryRouter } from 'react-router-dom';
 import { initI18n } from '../../../../src/lib/i18n';
 import { store } from '../../../../src/lib/store';
-import { AppDatabase, db, type GenerateJob, type UploadJob } from '../../../../src/offline/db';
+import { AppDatabase, db } from '../../../../src/offline/db';
+import type { GenerateJob, UploadJob } from '../../../../src/offline/records';
 import { PendingTasks } from '../../../../src/features/workspace/PendingTasks';
 
 vi.stubGlobal('fetch', () => Promise.reject(new TypeError('no network in unit tests')));

@@ -5,13 +5,16 @@
 // picture an asset of its own, and then creates the edited asset with its description as
 // `edit_meta`. Each step keeps what it got before the next, and every call carries a key derived
 // from the job's, so a run cut anywhere and run again makes each file and each asset once.
-import { editDescriptionSchema, type EditDescription } from '../../contract/edit';
-import type { AssetCreateItem } from '../../contract/assets';
-import type { EditUploadDescription } from '../../contract/materials';
+import { editDescriptionSchema, type EditDescription } from '../../../contract/edit';
+import type { AssetCreateItem } from '../../../contract/assets';
+import type { EditUploadDescription } from '../../../contract/materials';
 import type { UpdateSpec } from 'dexie';
-import type { AppDatabase, EditDraftRecord, EditFile, EditJob, OutboxJob, PhotoRecord } from './db';
-import type { UploadTransport } from './outbox';
-import { TransportError } from './transport-error';
+import type { AppDatabase } from '../db';
+import type { EditDraftRecord, EditFile, EditJob, OutboxJob, PhotoRecord } from '../records';
+import type { UploadTransport } from '../upload-transport';
+import { TransportError } from '../transport-error';
+import type { JobKind } from './job-kind';
+import { pendingJobs, sendAgain, settleFailure } from './lifecycle';
 
 export type { EditUploadDescription };
 
@@ -88,7 +91,7 @@ export function editForServer(job: Pick<EditJob, 'edit' | 'files' | 'materialId'
 }
 
 /** Works one edit job to its end; throws (a TransportError for the server's answers) to be retried or failed. */
-export async function workEdit(
+async function workEdit(
   database: AppDatabase,
   transport: UploadTransport,
   job: EditJob,
@@ -158,3 +161,25 @@ async function uploadFile(
   }
   await keep({ ...file, uploaded: true });
 }
+
+/** Edits still to be saved, or refused by the server, oldest first. */
+export function pendingEdits(database: AppDatabase): Promise<EditJob[]> {
+  return pendingJobs(database, 'edit');
+}
+
+/** Tries a refused save again (the seller's retry). */
+export function retryEdit(database: AppDatabase, jobId: string, now = Date.now()): Promise<void> {
+  return sendAgain(database, jobId, 'edit', now);
+}
+
+export const editKind: JobKind<EditJob> = {
+  async work(run, job) {
+    try {
+      await workEdit(run.database, run.transport, job, run.now, (sent, total) => run.observer.onProgress?.(job, sent, total));
+      run.observer.onChange?.(job);
+      return 'done';
+    } catch (error) {
+      return settleFailure(run, job, error);
+    }
+  },
+};
