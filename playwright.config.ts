@@ -56,14 +56,14 @@ export default defineConfig({
     serviceWorkers: 'allow',
   },
   projects: [
-    { name: 'pixel-7', use: { ...devices['Pixel 7'], ...chromium }, testIgnore: /chaos\.spec\.ts/ },
+    { name: 'pixel-7', use: { ...devices['Pixel 7'], ...chromium }, testIgnore: /(chaos|desktop)\.spec\.ts/ },
     // The smaller phone (390×664) sees every public screen, the dialogs and the guided camera:
     // tests tagged @small-screen. The rest depend on the outbox, the server and the studio, not on
     // the width, and run once, on the Pixel 7.
     { name: 'iphone-13', use: { ...devices['iPhone 13'], ...chromium }, grep: /@small-screen/ },
-    // Task and material history and the image editor on a wide screen: their grids, lists and
-    // layouts change with the width, and the editor is worked with a mouse and a keyboard there.
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], ...chromium }, testMatch: /(history|editor)\.spec\.ts/ },
+    // What a wide screen shows otherwise: My materials' and the task list's grids change with the
+    // width, and the editor is worked with a mouse and a keyboard. The journeys run on the phones.
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], ...chromium }, testMatch: /desktop\.spec\.ts/ },
     // The chaos journey runs last, on its own: its faults strike uploads in flight at moments
     // that only mean something when the browser is not sharing two cores with another journey,
     // and so its 30 cycles keep within their two minutes. `npm run chaos` runs it alone.

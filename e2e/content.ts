@@ -2,8 +2,9 @@
 // another device: photos uploaded (one view may be on a busy background, which intake rejects),
 // a task submitted, and its end awaited.
 import crypto from 'node:crypto';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { shoePhoto } from '../tests/fixtures/shoes';
+import { activePage } from './support';
 
 export const FIVE_VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
 
@@ -89,3 +90,9 @@ export async function assetsIn(request: APIRequestContext, token: string, sectio
   expect(res.status()).toBe(200);
   return (await res.json()).data;
 }
+
+/** A section of My materials on the page shown now. */
+export const materialSection = (page: Page, name: string) => activePage(page).getByTestId(`section-${name}`);
+
+/** How many columns a grid lays out. */
+export const gridColumns = (grid: Locator) => grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);

@@ -1,60 +1,15 @@
-// The image editor against the real server, on a phone (touch through CDP) and on a desktop
-// (mouse and keyboard): a product shot from My materials gets a text in one of its own colours, a
-// logo and a 3:4 crop, and is saved as a new, edited result at full resolution with the text's
-// pixels where they were placed; reopened, its layers come back and change; saved offline, it
-// waits in the outbox and goes up once when the network returns.
+// The image editor against the real server, on a phone (touch through CDP; the mouse and the
+// keyboard on a desktop are desktop.spec.ts): a product shot from My materials gets a text in one
+// of its own colours, a logo and a 3:4 crop, and is saved as a new, edited result at full
+// resolution with the text's pixels where they were placed; reopened, its layers come back and
+// change; saved offline, it waits in the outbox and goes up once when the network returns.
 import crypto from 'node:crypto';
-import type { APIRequestContext, CDPSession, Locator, Page } from '@playwright/test';
-import sharp from 'sharp';
-import { createVerifiedSeller, signIn } from './accounts';
-import { apiToken, entry, finishedTask, submitTask, uploadViews } from './content';
+import type { Page } from '@playwright/test';
+import { signIn } from './accounts';
+import { canvasPoint, logoPng, openEditorFromMaterials, pixelsOf, productAssets, sellerWithProductShot, touchMove } from './editing';
 import { activePage, expect, test, toastShown } from './support';
 
-test.describe.configure({ timeout: 240_000 });
-
-interface EditedAsset {
-  id: string;
-  file_url: string;
-  width: number;
-  height: number;
-  edit_meta: {
-    source: { asset_id: string; width: number; height: number };
-    crop: { ratio: string | null; x: number; y: number; width: number; height: number };
-    layers: ({ type: 'text'; text: string; color: string; size: number; x: number; y: number } | { type: 'logo'; x: number; y: number; scale: number; width: number; opacity: number })[];
-  } | null;
-}
-
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function productAssets(request: APIRequestContext, token: string): Promise<EditedAsset[]> {
-  const res = await request.get('/api/v1/content/assets?material_category=PRODUCT&page=1&page_size=50', { headers: auth(token) });
-  expect(res.status()).toBe(200);
-  return (await res.json()).data;
-}
-
-/** The pixels of a stored result. */
-async function pixelsOf(request: APIRequestContext, url: string) {
-  const res = await request.get(url);
-  expect(res.status()).toBe(200);
-  const { data, info } = await sharp(await res.body()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const at = (x: number, y: number) => {
-    const i = (Math.round(y) * info.width + Math.round(x)) * 3;
-    return [data[i]!, data[i + 1]!, data[i + 2]!] as const;
-  };
-  /** How many pixels of a box (fractions of the picture) are within `tolerance` of a colour. */
-  const near = (colour: string, box: { x: number; y: number; w: number; h: number }, tolerance = 60) => {
-    const want = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
-    let count = 0;
-    for (let y = (box.y - box.h / 2) * info.height; y < (box.y + box.h / 2) * info.height; y += 1) {
-      for (let x = (box.x - box.w / 2) * info.width; x < (box.x + box.w / 2) * info.width; x += 1) {
-        const got = at(Math.min(info.width - 1, Math.max(0, x)), Math.min(info.height - 1, Math.max(0, y)));
-        if (Math.hypot(got[0] - want[0]!, got[1] - want[1]!, got[2] - want[2]!) <= tolerance) count += 1;
-      }
-    }
-    return count;
-  };
-  return { width: info.width, height: info.height, at, near };
-}
+test.describe.configure({ timeout: 360_000 });
 
 /** The states of the device's outbox jobs of a kind, read from its IndexedDB store. */
 function outboxStates(page: Page, kind: string): Promise<string[]> {
@@ -77,63 +32,7 @@ function outboxStates(page: Page, kind: string): Promise<string[]> {
   );
 }
 
-/** A red square logo with a transparent margin. */
-async function logoPng(): Promise<Buffer> {
-  const size = 240;
-  const pixels = Buffer.alloc(size * size * 4);
-  for (let y = 0; y < size; y += 1) {
-    for (let x = 0; x < size; x += 1) {
-      const inside = x >= 30 && x < size - 30 && y >= 30 && y < size - 30;
-      pixels.set(inside ? [224, 16, 16, 255] : [0, 0, 0, 0], (y * size + x) * 4);
-    }
-  }
-  return sharp(pixels, { raw: { width: size, height: size, channels: 4 } }).png().toBuffer();
-}
-
-/** A finished product shot in the seller's My materials, made through the real studio. */
-async function sellerWithProductShot(request: APIRequestContext) {
-  const seller = await createVerifiedSeller(request, 'edit');
-  const token = await apiToken(request, seller);
-  const photos = await uploadViews(request, token, { seed: 21 });
-  const task = await submitTask(request, token, photos, [entry('PRODUCT')]);
-  expect((await finishedTask(request, token, task, 120_000)).status).toBe('completed');
-  const made = await productAssets(request, token);
-  expect(made.length).toBeGreaterThan(0);
-  // The newest is first in the section: the one the seller picks.
-  return { seller, token, shot: made[0]!, made: made.length };
-}
-
-/** A point on the canvas by fractions, the canvas brought into view first. */
-async function canvasPoint(canvas: Locator, fx: number, fy: number) {
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  return { x: box.x + box.width * fx, y: box.y + box.height * fy };
-}
-
-type Point = { x: number; y: number };
-
-/** One or two fingers moving together from `from` to `to` in steps (CDP touch events). */
-async function touchMove(cdp: CDPSession, from: Point[], to: Point[], steps = 12) {
-  const points = (t: number) => from.map((start, i) => ({ x: start.x + (to[i]!.x - start.x) * t, y: start.y + (to[i]!.y - start.y) * t, id: i }));
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(0) });
-  for (let step = 1; step <= steps; step += 1) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(step / steps) });
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-}
-
-async function openEditorFromMaterials(page: Page, tileIndex = 0) {
-  const product = activePage(page).getByTestId('section-PRODUCT');
-  await expect(product.getByTestId('material-tile').nth(tileIndex)).toBeVisible({ timeout: 30_000 });
-  await product.getByTestId('material-tile').nth(tileIndex).getByRole('button', { name: /^Выбрать/ }).click();
-  await product.getByTestId('action-edit').click();
-  await expect(page).toHaveURL(/\/image\/edit\?asset_id=/);
-  const canvas = activePage(page).getByTestId('editor-canvas');
-  await expect(canvas.locator('canvas').first()).toBeVisible({ timeout: 30_000 });
-  return canvas;
-}
-
-test('a product shot gets a text, a logo and a 3:4 crop, is saved at full size, reopens with its layers and saves offline once', async ({ page, context, request, isMobile, signedInConsole }) => {
+test('a product shot gets a text, a logo and a 3:4 crop, is saved at full size, reopens with its layers and saves offline once', async ({ page, context, request, signedInConsole }) => {
   const { seller, token, shot, made } = await sellerWithProductShot(request);
   const original = await pixelsOf(request, shot.file_url);
 
@@ -156,17 +55,10 @@ test('a product shot gets a text, a logo and a 3:4 crop, is saved at full size, 
   await typing.press('Escape');
   await editor.getByTestId('text-size').fill('48');
 
-  // Moved up by a finger (the centre line holds it), or by the mouse on a desktop.
+  // Moved up by a finger (the centre line holds it).
   const start = await canvasPoint(canvas, 0.5, 0.5);
   const end = await canvasPoint(canvas, 0.5, 0.28);
-  if (isMobile) {
-    await touchMove(await context.newCDPSession(page), [start], [end]);
-  } else {
-    await page.mouse.move(start.x, start.y);
-    await page.mouse.down();
-    await page.mouse.move(end.x, end.y, { steps: 12 });
-    await page.mouse.up();
-  }
+  await touchMove(await context.newCDPSession(page), [start], [end]);
 
   // In one of the picture's own colours: the one that stands out most where the text is.
   await editor.getByTestId('tool-colour').click();
@@ -178,21 +70,16 @@ test('a product shot gets a text, a logo and a 3:4 crop, is saved at full size, 
   await editor.locator(`[data-testid="swatch"][data-colour="${colour}"]`).click();
   await expect(editor.getByTestId('contrast')).toBeVisible();
 
-  // A logo in the corner, made larger by a pinch (or the keyboard on a desktop).
+  // A logo in the corner, made larger by a pinch.
   await editor.getByTestId('tool-logo').click();
   await editor.getByTestId('logo-input').setInputFiles({ name: 'brand.png', mimeType: 'image/png', buffer: await logoPng() });
   await expect(editor.getByRole('button', { name: 'Логотип', exact: true })).toBeVisible();
-  if (isMobile) {
-    const centre = await canvasPoint(canvas, 0.8, 0.2);
-    await touchMove(
-      await context.newCDPSession(page),
-      [{ x: centre.x - 30, y: centre.y }, { x: centre.x + 30, y: centre.y }],
-      [{ x: centre.x - 45, y: centre.y }, { x: centre.x + 45, y: centre.y }],
-    );
-  } else {
-    await canvas.focus();
-    for (let i = 0; i < 8; i += 1) await canvas.press('+');
-  }
+  const centre = await canvasPoint(canvas, 0.8, 0.2);
+  await touchMove(
+    await context.newCDPSession(page),
+    [{ x: centre.x - 30, y: centre.y }, { x: centre.x + 30, y: centre.y }],
+    [{ x: centre.x - 45, y: centre.y }, { x: centre.x + 45, y: centre.y }],
+  );
 
   // A 3:4 crop for Wildberries and Ozon, with its size shown.
   await editor.getByTestId('tool-crop').click();
