@@ -2,9 +2,10 @@
 //   - JavaScript needed to render / (gzip): ≤ 120 KB (the landing page loads no Ionic, Dexie or
 //     account code: issue 17)
 //   - Lighthouse mobile on /: performance ≥ 95, accessibility, best practices and SEO 100 (median run)
-//   - server start on an existing data directory: ≤ 2 s
+//   - server start on an existing data directory: ≤ 1 s
 //   - one password hash ≤ 50 ms; sign-in p99 ≤ 300 ms with 20 concurrent clients on loopback
-//   - a 4000×3000 JPEG compressed in the worker: median ≤ 500 ms (and its ratio to the floor)
+//   - a 4000×3000 JPEG compressed in the worker: median ≤ 500 ms and ≤ 1.2 × the floor measured in
+//     the same page (a single-pass resize and encode of the same file)
 //   - six queued photos over 10 Mbit/s: all uploaded within 1.2 × bytes ÷ rate of reconnecting
 //   - studio PRODUCT ≤ 400 ms median per view (cut-out + shot, each look, built as the worker is, in a process of its own) on the phone-photo
 //     fixtures, with the cut-out's IoU against their ground truth; a six-view PRODUCT task ≤ 10 s
@@ -150,8 +151,8 @@ try {
     rows.push({
       measure: 'server start, existing data directory (median of 5)',
       value: `${Math.round(startMedian)} ms (max ${Math.round(Math.max(...restarts))} ms)`,
-      target: '≤ 2000 ms',
-      ok: startMedian <= 2000,
+      target: '≤ 1000 ms',
+      ok: startMedian <= 1000,
     });
   }
 
@@ -163,8 +164,8 @@ try {
       rows.push({
         measure: '4000×3000 JPEG compressed in the worker (median of 5)',
         value: `${Math.round(compression.workerMedianMs)} ms, ${(compression.workerMedianMs / compression.floorMedianMs).toFixed(2)} × the floor (${Math.round(compression.floorMedianMs)} ms), ${kb(compression.outputBytes)} out`,
-        target: '≤ 500 ms',
-        ok: compression.workerMedianMs <= 500,
+        target: '≤ 500 ms, ≤ 1.2 × the floor',
+        ok: compression.workerMedianMs <= 500 && compression.workerMedianMs <= 1.2 * compression.floorMedianMs,
       });
       rows.push({
         measure: 'main-thread long tasks (> 50 ms) while compressing',
