@@ -60,9 +60,14 @@ export function localWriteCount(db: Database): number | null {
   return localWrites.get(db)?.() ?? null;
 }
 
+/** drizzle's PGlite driver and the prepared-statement client, loaded once (only PGlite needs them). */
+const loadPgliteWrappers = () => Promise.all([import('drizzle-orm/pglite'), import('./pglite-prepared')]);
+let pgliteWrapping: ReturnType<typeof loadPgliteWrappers> | undefined;
+const pgliteWrappers = () => (pgliteWrapping ??= loadPgliteWrappers());
+
 /** Wraps an open PGlite instance (used directly by tests restoring a snapshot). */
 export async function fromPglite(client: PGlite, onClose?: () => void): Promise<DatabaseHandle> {
-  const [{ drizzle }, { preparedPglite }] = await Promise.all([import('drizzle-orm/pglite'), import('./pglite-prepared')]);
+  const [{ drizzle }, { preparedPglite }] = await pgliteWrappers();
   const prepared = preparedPglite(client);
   const db = drizzle({ client: prepared as unknown as PGlite, schema }) as unknown as Database;
   localWrites.set(db, prepared.writes);
@@ -103,6 +108,8 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
   const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
   const lock = lockDirectory(directory);
   try {
+    // Loaded while the database starts, not after it.
+    void pgliteWrappers().catch(() => {});
     const [{ PGlite }, { migrate }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('drizzle-orm/pglite/migrator'),
