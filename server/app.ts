@@ -62,6 +62,16 @@ export interface AppOptions {
   role?: 'api' | 'worker';
 }
 
+/**
+ * Every route is checked and answered through its zod schemas, so Fastify's own compilers (Ajv and
+ * fast-json-stringify) are never loaded: they cost start-up time and would do nothing here. Their
+ * factories' types are Ajv's; zod's compilers take the same route definitions.
+ */
+const ZOD_COMPILERS = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
+
 export async function buildApp({ config, database, logger, role = 'api' }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withSafeRequests(logger ?? { level: config.logLevel }),
@@ -71,6 +81,7 @@ export async function buildApp({ config, database, logger, role = 'api' }: AppOp
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: ZOD_COMPILERS },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
