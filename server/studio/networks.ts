@@ -137,9 +137,22 @@ export async function runNetwork(network: Network, feeds: Record<string, Feed>, 
   return outputs;
 }
 
-/** Stops the thread (the server closing); the next run starts it again. */
-export async function stopNetworks(): Promise<void> {
+/**
+ * How long a stop waits for the runs under way (a segmentation takes seconds) before the thread
+ * is cut off: less than the server's whole graceful shutdown (10 s).
+ */
+const STOP_WAIT_MS = 8_000;
+
+/**
+ * Stops the thread (the server closing) once the runs under way are answered, or `waitMs` has
+ * passed; the next run starts it again. A thread cut off while onnxruntime runs aborts the whole
+ * process.
+ */
+export async function stopNetworks({ waitMs = STOP_WAIT_MS } = {}): Promise<void> {
   const stopping = thread;
   thread = null;
-  await stopping?.worker.terminate();
+  if (!stopping) return;
+  const deadline = performance.now() + waitMs;
+  while (stopping.waiting.size > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await stopping.worker.terminate();
 }

@@ -1,7 +1,7 @@
 // The studio's networks run on a thread of their own (networks.ts): while the segmentation
 // computes, the thread that asked — the server's, in the embedded default — goes on answering;
-// a model onnxruntime cannot read is refused without taking the thread down; and a thread that
-// stopped is started again, with its sessions, on the next run.
+// a model onnxruntime cannot read is refused without taking the thread down; a stop lets the run
+// under way finish; and a thread that stopped is started again, with its sessions, on the next run.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,19 @@ describe('the networks’ thread', () => {
     expect(before.length).toBeGreaterThan(0);
     await stopNetworks();
     expect(await detected(913)).toEqual(before);
+  });
+
+  it('lets a run under way finish when stopped, rather than cutting the thread off inside onnxruntime', async () => {
+    await loadModel();
+    const photo = await upright((await phoneShoePhoto({ seed: 917 })).jpeg);
+    const running = salience(photo.data, photo.width, photo.height);
+    // The photo is made ready and handed to the thread within this; its run takes seconds more.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // However long the run takes on a busy machine.
+    await stopNetworks({ waitMs: 600_000 });
+    const answer = await running;
+    expect(answer.map).toHaveLength(1024 * 1024);
+    expect(answer.map.reduce((most, value) => Math.max(most, value), 0)).toBeGreaterThan(0.9);
   });
 
   it('keeps answers on disk only where NETWORK_CACHE_DIR names a place, and gives each back as the network gave it', async () => {
