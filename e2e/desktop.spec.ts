@@ -5,7 +5,7 @@
 // history.spec.ts and editor.spec.ts; the desktop project runs only this file.
 import { createVerifiedSeller, signIn } from './accounts';
 import { apiToken, entry, finishedTask, gridColumns, materialSection, submitTask, uploadViews } from './content';
-import { canvasPoint, logoPng, openEditorFromMaterials, productAssets, sellerWithProductShot } from './editing';
+import { addText, canvasPoint, logoPng, openEditorFromMaterials, productAssets, sellerWithProductShot } from './editing';
 import { activePage, expect, test, toastShown } from './support';
 
 test.describe.configure({ timeout: 420_000 });
@@ -51,11 +51,7 @@ test('the editor by mouse and keyboard: a text dragged into place, a logo enlarg
   const canvas = await openEditorFromMaterials(page);
   const editor = activePage(page).getByTestId('editor');
 
-  await editor.getByTestId('add-text').click();
-  const typing = canvas.locator('textarea');
-  await expect(typing).toBeFocused();
-  await typing.fill('SALE −30%');
-  await typing.press('Escape');
+  await addText(canvas, editor, 'SALE −30%');
 
   // Dragged up by the mouse (the centre line holds it).
   const start = await canvasPoint(canvas, 0.5, 0.5);

@@ -106,3 +106,12 @@ export async function openEditorFromMaterials(page: Page, tileIndex = 0) {
   await expect(canvas.locator('canvas').first()).toBeVisible({ timeout: 30_000 });
   return canvas;
 }
+
+/** A text added to the picture and typed in place. */
+export async function addText(canvas: Locator, editor: Locator, text: string) {
+  await editor.getByTestId('add-text').click();
+  const typing = canvas.locator('textarea');
+  await expect(typing).toBeFocused();
+  await typing.fill(text);
+  await typing.press('Escape');
+}

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { signIn } from './accounts';
-import { canvasPoint, logoPng, openEditorFromMaterials, pixelsOf, productAssets, sellerWithProductShot, touchMove } from './editing';
+import { addText, canvasPoint, logoPng, openEditorFromMaterials, pixelsOf, productAssets, sellerWithProductShot, touchMove } from './editing';
 import { activePage, expect, test, toastShown } from './support';
 
 test.describe.configure({ timeout: 360_000 });
@@ -48,11 +48,7 @@ test('a product shot gets a text, a logo and a 3:4 crop, is saved at full size, 
   const editor = activePage(page).getByTestId('editor');
 
   // A text, typed in place, at size 48.
-  await editor.getByTestId('add-text').click();
-  const typing = canvas.locator('textarea');
-  await expect(typing).toBeFocused();
-  await typing.fill('SALE −30%');
-  await typing.press('Escape');
+  await addText(canvas, editor, 'SALE −30%');
   await editor.getByTestId('text-size').fill('48');
 
   // Moved up by a finger (the centre line holds it).

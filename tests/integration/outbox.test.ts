@@ -13,10 +13,8 @@ import { abandonUpload, retryJob, waitingUploads } from '../../src/offline/jobs/
 import { TransportError } from '../../src/offline/transport-error';
 import type { UploadTransport } from '../../src/offline/upload-transport';
 import { fetchTransport } from '../../src/offline/transport';
-import { faultyTransport, materialOnServer, queuedPhotos, testDatabases, type Fault } from './page-outbox';
-import { shoePhoto } from '../fixtures/shoes';
-import { createTestApp, type TestApp } from '../support/test-app';
-import { signedInSeller } from '../support/sellers';
+import { faultyTransport, materialOnServer, outboxServer, queuedPhotos, testDatabases, type Fault } from './page-outbox';
+import type { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let origin: string;
@@ -24,11 +22,7 @@ let token: string;
 let jpeg: ArrayBuffer;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  token = (await signedInSeller(t, 'olga')).token;
-  const bytes = (await shoePhoto()).jpeg;
-  jpeg = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  ({ t, origin, token, jpeg } = await outboxServer());
 });
 afterAll(() => t.close());
 const open = testDatabases('outbox');

@@ -9,7 +9,9 @@ import { AppDatabase } from '../../src/offline/db';
 import { enqueueUpload } from '../../src/offline/jobs/upload';
 import type { PhotoRecord } from '../../src/offline/records';
 import { fetchTransport } from '../../src/offline/transport';
-import type { TestApp } from '../support/test-app';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { signedInSeller } from '../support/sellers';
+import { shoePhoto } from '../fixtures/shoes';
 
 /** What a fault does to one call: a response in the server's place, an error thrown, or nothing (the call goes on). */
 export type Fault = (url: URL, init?: RequestInit) => Response | Error | undefined;
@@ -65,4 +67,13 @@ export async function queuedPhotos(database: AppDatabase, views: ShoeView[], byt
 export async function materialOnServer(t: TestApp, materialId: string) {
   const [row] = await t.app.database.db.select({ id: materials.id }).from(materials).where(eq(materials.id, materialId));
   return row !== undefined;
+}
+
+/** The real server listening on loopback, a seller signed in to it, and a photo's bytes to queue. */
+export async function outboxServer(): Promise<{ t: TestApp; origin: string; token: string; jpeg: ArrayBuffer }> {
+  const t = await createTestApp();
+  const origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const token = (await signedInSeller(t, 'olga')).token;
+  const bytes = (await shoePhoto()).jpeg;
+  return { t, origin, token, jpeg: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer };
 }
