@@ -19,26 +19,44 @@ export interface RunningServer {
   url: string;
   /** Milliseconds from spawning the process to the first healthy answer. */
   startMs: number;
+  /** The server process's id (its CPU in /proc). */
+  pid: number;
   /** The server process's resident memory now (Linux: /proc). */
   residentBytes(): number;
   stop(): Promise<void>;
+  /** Ends the process at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
 }
 
-export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+/** Which program runs, on which port, and the address that answers once it is up. */
+interface Program {
+  script: string;
+  portVariable: string;
+  readyPath: string;
+  headers?: Record<string, string>;
+}
+
+const API_NODE: Program = { script: 'dist-server/server.js', portVariable: 'PORT', readyPath: '/api/health' };
+
+/**
+ * Starts the server, or another program of the build: a worker (`npm run worker`) is up once its
+ * own /metrics answers on WORKER_METRICS_PORT.
+ */
+export async function startServer(dataDir: string, env: Record<string, string> = {}, program: Program = API_NODE): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  // What `npm start` runs once the build is current (bench/run.ts builds first).
-  const child: ChildProcess = spawn(process.execPath, ['dist-server/server.js'], {
+  // What `npm start` (`npm run worker`) runs once the build is current (bench/run.ts builds first).
+  const child: ChildProcess = spawn(process.execPath, [program.script], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, [program.portVariable]: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   for (;;) {
-    if (child.exitCode !== null) throw new Error('the server exited during start-up');
+    if (child.exitCode !== null) throw new Error(`${program.script} exited during start-up`);
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      if ((await fetch(`${url}${program.readyPath}`, { headers: program.headers })).ok) break;
     } catch {
       // not listening yet
     }
@@ -48,9 +66,14 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   return {
     url,
     startMs,
+    pid: child.pid!,
     residentBytes: () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
     async stop() {
       child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      child.kill('SIGKILL');
       await exited;
     },
   };
