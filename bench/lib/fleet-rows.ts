@@ -34,7 +34,7 @@ function saturation(f: FleetFigures): string {
   const where = `the machine ${Math.round(busy * 100)} % busy (${cores(f.machineBusy.average)} of ${f.cores} cores: the workers ${cores(workerCores)}; ${others}; other work on the machine ${cores(Math.max(0, f.machineBusy.average - ours))})`;
   if (busy >= 0.85 && oldest >= 30) {
     const mean = f.workers[0]?.meanSeconds ?? NaN;
-    return `CPU, taken by the workers' studio work (${mean.toFixed(1)} s of a worker a task): the queue's oldest job waited up to ${oldest.toFixed(0)} s while ${where}; the API's pools never waited (${poolWaiting}) and its event loop's p99 delay stayed at most ${(lag * 1000).toFixed(0)} ms`;
+    return `CPU, taken by the workers' studio work (${mean.toFixed(1)} s of a worker a task): the queue's oldest job waited up to ${oldest.toFixed(0)} s while ${where}; meanwhile at most ${poolWaiting} queries waited for an API node's database pool (of 10 connections) and its event loop's p99 delay was at most ${(lag * 1000).toFixed(0)} ms`;
   }
   if (poolWaiting > 0) return `the API nodes' database pools (up to ${poolWaiting} queries waiting): ${where}`;
   if (lag >= 0.2) return `the API nodes' event loops (p99 delay up to ${(lag * 1000).toFixed(0)} ms): ${where}`;
