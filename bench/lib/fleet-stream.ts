@@ -17,9 +17,11 @@ const FINAL = new Set(['completed', 'partially_completed', 'failed']);
 
 export class TaskFollower {
   private readonly ended = new Map<string, Heard>();
-  private readonly waiting = new Map<string, (heard: Heard) => void>();
+  private readonly waiting = new Map<string, { resolve: (heard: Heard) => void; reject: (error: Error) => void }>();
   private reader: ReadableStreamDefaultReader<string> | null = null;
   private closed = false;
+  /** The stream could not be opened again: nothing will be heard. */
+  private lost = false;
   /** Why the stream had to be opened again, each time it did. */
   readonly breaks: string[] = [];
 
@@ -69,7 +71,7 @@ export class TaskFollower {
   private settle(taskId: string, heard: Heard) {
     if (this.ended.has(taskId)) return;
     this.ended.set(taskId, heard);
-    this.waiting.get(taskId)?.(heard);
+    this.waiting.get(taskId)?.resolve(heard);
     this.waiting.delete(taskId);
   }
 
@@ -81,8 +83,14 @@ export class TaskFollower {
         await this.open();
         break;
       } catch {
-        // the failed call is counted as an error; a few tries, as the page keeps trying
-        if (attempt === 3) return;
+        // Each failed call is counted as an error. After a few tries the tasks awaited are given
+        // up on: no node answers.
+        if (attempt === 3) {
+          this.lost = true;
+          for (const { reject } of this.waiting.values()) reject(new Error('the event stream could not be opened again'));
+          this.waiting.clear();
+          return;
+        }
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
@@ -98,14 +106,21 @@ export class TaskFollower {
   waitFor(taskId: string, deadline: number): Promise<Heard> {
     const known = this.ended.get(taskId);
     if (known) return Promise.resolve(known);
+    if (this.lost) return Promise.reject(new Error('the event stream could not be opened again'));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(taskId);
         reject(new Error(`no end of task ${taskId} heard before the run's deadline`));
       }, Math.max(0, deadline - Date.now()));
-      this.waiting.set(taskId, (heard) => {
-        clearTimeout(timer);
-        resolve(heard);
+      this.waiting.set(taskId, {
+        resolve: (heard) => {
+          clearTimeout(timer);
+          resolve(heard);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       });
     });
   }

@@ -7,13 +7,14 @@
 // API node 2 and worker 2 are killed (SIGKILL). Once no seller starts a new task, the tasks in
 // hand are waited for (at most FLEET_DRAIN_SECONDS, 1800), then the database is checked against
 // what the sellers sent (fleet-check.ts). CPU and the queue are sampled meanwhile (fleet-watch.ts).
+// Each process's log is kept in bench/results/fleet/.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { fixtures } from './generation';
-import { startServer, type RunningServer } from './server';
+import { ROOT, startServer, type RunningServer } from './server';
 import { FleetClient } from './fleet-nodes';
 import { Mailbox, sellerJourney, type SellerRecord } from './fleet-seller';
 import { FleetWatch, jobsDone, type CpuFigures, type QueueSample } from './fleet-watch';
@@ -23,12 +24,17 @@ export const FLEET_SECONDS = Number(process.env.FLEET_SECONDS ?? 300);
 export const FLEET_SELLERS = Number(process.env.FLEET_SELLERS ?? 100);
 const DRAIN_SECONDS = Number(process.env.FLEET_DRAIN_SECONDS ?? 1800);
 
+/** Each process's log (its stdout), kept after the run. */
+const LOGS_DIR = path.join(ROOT, 'bench', 'results', 'fleet');
+
 export interface FleetFigures extends TaskTimes {
   sellers: number;
   seconds: number;
   killAtS: number;
   drainSeconds: number;
   registered: number;
+  /** Processes that ended though nobody killed them: which, how, when (s into the run). */
+  unasked: { name: string; how: string; atS: number }[];
   timings: Map<string, number[]>;
   retries: { route: string; reason: string; afterKill: boolean }[];
   errors: { route: string; reason: string }[];
@@ -81,9 +87,12 @@ export async function runFleet(baseUrl: string): Promise<FleetFigures> {
   const db = new pg.Client({ connectionString: database.url });
   let keep = false;
   try {
-    for (let i = 0; i < 2; i += 1) processes.push(await startServer(dataDir, { ...env, RUN_JOBS: 'false' }));
-    const worker = { script: 'dist-server/worker.js', portVariable: 'WORKER_METRICS_PORT', readyPath: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } };
-    for (let i = 0; i < 2; i += 1) processes.push(await startServer(dataDir, { ...env, JOB_CONCURRENCY: '1' }, worker));
+    fs.rmSync(LOGS_DIR, { recursive: true, force: true });
+    fs.mkdirSync(LOGS_DIR, { recursive: true });
+    const logFile = (name: string) => path.join(LOGS_DIR, `${name}.log`);
+    for (const name of ['api-1', 'api-2']) processes.push(await startServer(dataDir, { ...env, RUN_JOBS: 'false' }, { logFile: logFile(name) }));
+    const program = { script: 'dist-server/worker.js', portVariable: 'WORKER_METRICS_PORT', readyPath: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } };
+    for (const name of ['worker-1', 'worker-2']) processes.push(await startServer(dataDir, { ...env, JOB_CONCURRENCY: '1' }, { program, logFile: logFile(name) }));
     const [api1, api2, worker1, worker2] = processes as [RunningServer, RunningServer, RunningServer, RunningServer];
     await db.connect();
 
@@ -114,6 +123,25 @@ export async function runFleet(baseUrl: string): Promise<FleetFigures> {
       return sellerJourney(context, `seller${i + 1}`);
     });
 
+    // A process that ends though nobody killed it is an error of the run, with when it happened.
+    const names = new Map([
+      [api1, 'API node 1'],
+      [api2, 'API node 2'],
+      [worker1, 'worker 1'],
+      [worker2, 'worker 2'],
+    ]);
+    const killed = new Set<RunningServer>();
+    const unasked: FleetFigures['unasked'] = [];
+    const lookout = setInterval(() => {
+      for (const [running, name] of names) {
+        const how = running.ended();
+        if (how && !killed.has(running) && !unasked.some((u) => u.name === name)) {
+          unasked.push({ name, how, atS: (Date.now() - started) / 1000 });
+          console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${name} ended (${how}) though nobody killed it; its log: ${LOGS_DIR}`);
+        }
+      }
+    }, 1000);
+
     const orphanIds = new Set<number>();
     const workers: FleetFigures['workers'] = [];
     const killing = (async () => {
@@ -121,6 +149,7 @@ export async function runFleet(baseUrl: string): Promise<FleetFigures> {
       workers.push({ name: 'worker 2', ...(await jobsDone(worker2.url, metricsToken).catch(() => ({ done: NaN, meanSeconds: NaN }))) });
       console.log(`  ${Math.round((Date.now() - started) / 1000)} s: killing API node 2 and worker 2 (SIGKILL)…`);
       api2Up = false;
+      killed.add(api2).add(worker2);
       await Promise.all([api2.kill(), worker2.kill()]);
       // What the dead worker held stays claimed by it until the lease lapses.
       const held = await db.query<{ id: string }>(`SELECT id FROM jobs WHERE status = 'running' AND locked_by LIKE $1`, [`%:${worker2.pid}:%`]);
@@ -138,13 +167,15 @@ export async function runFleet(baseUrl: string): Promise<FleetFigures> {
     await killing;
     await loadEnd;
     const drainSeconds = (Date.now() - until) / 1000;
+    clearInterval(lookout);
     const queue = await watch.stop();
-    workers.unshift({ name: 'worker 1', ...(await jobsDone(worker1.url, metricsToken)) });
+    workers.unshift({ name: 'worker 1', ...(await jobsDone(worker1.url, metricsToken).catch(() => ({ done: NaN, meanSeconds: NaN }))) });
     client.stop();
     mailbox.stop();
 
     const records = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     for (const result of settled) if (result.status === 'rejected') client.fail('a seller', String(result.reason));
+    for (const u of unasked) client.fail('a process of the fleet', `${u.name} ended (${u.how}) at ${u.atS.toFixed(0)} s though nobody killed it`);
     const check = await checkFleet(db, records, path.join(dataDir, 'files'), orphanIds);
     const times = await taskTimes(db, killAt, until, orphanIds);
     const figures: FleetFigures = {
@@ -154,6 +185,7 @@ export async function runFleet(baseUrl: string): Promise<FleetFigures> {
       ...times,
       drainSeconds,
       registered: records.length,
+      unasked,
       timings: client.timings,
       retries: client.retries.map((retry) => ({ route: retry.route, reason: retry.reason, afterKill: retry.at >= killAt })),
       errors: client.errors,

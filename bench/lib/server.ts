@@ -26,6 +26,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** Ends the process at once (SIGKILL), as a crash would. */
   kill(): Promise<void>;
+  /** Null while the process runs; then its exit code or the signal that ended it. */
+  ended(): string | null;
 }
 
 /** Which program runs, on which port, and the address that answers once it is up. */
@@ -40,19 +42,31 @@ const API_NODE: Program = { script: 'dist-server/server.js', portVariable: 'PORT
 
 /**
  * Starts the server, or another program of the build: a worker (`npm run worker`) is up once its
- * own /metrics answers on WORKER_METRICS_PORT.
+ * own /metrics answers on WORKER_METRICS_PORT. Its log (stdout) goes to `logFile` when given.
  */
-export async function startServer(dataDir: string, env: Record<string, string> = {}, program: Program = API_NODE): Promise<RunningServer> {
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { program = API_NODE, logFile }: { program?: Program; logFile?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   // What `npm start` (`npm run worker`) runs once the build is current (bench/run.ts builds first).
+  const log = logFile ? fs.openSync(logFile, 'a') : 'ignore';
   const child: ChildProcess = spawn(process.execPath, [program.script], {
     cwd: ROOT,
     env: { ...process.env, [program.portVariable]: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  if (typeof log === 'number') fs.closeSync(log);
+  let ended: string | null = null;
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      ended = signal ?? `exit code ${code}`;
+      resolve();
+    }),
+  );
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${program.script} exited during start-up`);
     try {
@@ -76,5 +90,6 @@ export async function startServer(dataDir: string, env: Record<string, string> =
       child.kill('SIGKILL');
       await exited;
     },
+    ended: () => ended,
   };
 }
