@@ -31,10 +31,13 @@ function saturation(f: FleetFigures): string {
     .map(([name, c]) => `${name} ${cores(c.average)}`)
     .join(', ');
   const ours = Object.values(f.cpu).reduce((sum, c) => sum + c.average, 0);
-  const where = `the machine ${Math.round(busy * 100)} % busy (${cores(f.machineBusy.average)} of ${f.cores} cores: the workers ${cores(workerCores)}; ${others}; other work on the machine ${cores(Math.max(0, f.machineBusy.average - ours))})`;
+  const otherWork = Math.max(0, f.machineBusy.average - ours);
+  const where = `the machine ${Math.round(busy * 100)} % busy (${cores(f.machineBusy.average)} of ${f.cores} cores: the workers ${cores(workerCores)}; ${others}; other work on the machine ${cores(otherWork)})`;
   if (busy >= 0.85 && oldest >= 30) {
     const mean = f.workers[0]?.meanSeconds ?? NaN;
-    return `CPU, taken by the workers' studio work (${mean.toFixed(1)} s of a worker a task): the queue's oldest job waited up to ${oldest.toFixed(0)} s while ${where}; meanwhile at most ${poolWaiting} queries waited for an API node's database pool (of 10 connections) and its event loop's p99 delay was at most ${(lag * 1000).toFixed(0)} ms`;
+    // On a shared machine the fleet may get the smaller part of the CPU: say so first.
+    const lead = otherWork > ours ? `CPU, most of it taken by other work on this shared machine; of the fleet's part, by the workers' studio work` : `CPU, taken by the workers' studio work`;
+    return `${lead} (${mean.toFixed(1)} s of a worker a task): the queue's oldest job waited up to ${oldest.toFixed(0)} s while ${where}; meanwhile at most ${poolWaiting} queries waited for an API node's database pool (of 10 connections) and its event loop's p99 delay was at most ${(lag * 1000).toFixed(0)} ms`;
   }
   if (poolWaiting > 0) return `the API nodes' database pools (up to ${poolWaiting} queries waiting): ${where}`;
   if (lag >= 0.2) return `the API nodes' event loops (p99 delay up to ${(lag * 1000).toFixed(0)} ms): ${where}`;
