@@ -47,6 +47,7 @@ import { paymentsUnderLoad, rechargePageCost } from './lib/topup';
 import { renewalsUnderLoad } from './lib/renewals';
 import { MONEY_STEPS, moneyModelFigures } from './lib/money';
 import { publishFigures } from './lib/publish';
+import { fleetRows } from './lib/fleet-rows';
 import { ROOT, startServer } from './lib/server';
 import { openPglite, openPostgres, type Database } from '../server/db/client';
 
@@ -62,7 +63,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** `npm run bench -- history start`: only the named sections (every one when none is named). */
-const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments', 'money', 'renewals', 'editor', 'publish'] as const;
+const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments', 'money', 'renewals', 'editor', 'publish', 'fleet'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length > 0) {
@@ -442,6 +443,9 @@ try {
       ok: wb.peakReceived <= 100,
     });
   }
+
+  // Two API nodes and two workers on PostgreSQL, sellers loading them, one of each killed (lib/fleet.ts).
+  if (runs('fleet')) rows.push(...(await fleetRows(process.env.BENCH_DATABASE_URL)));
 
   // The money model on an app and data directory of its own, in this process (see lib/money.ts).
   if (runs('money')) {

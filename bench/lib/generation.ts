@@ -12,7 +12,8 @@ import { measuredLoad, signedInToken, verifiedSeller } from './auth';
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
-async function fixtures() {
+/** The six guided views of one shoe, as a phone takes them (the repository's fixtures). */
+export async function fixtures() {
   return Promise.all(SIX.map(async (view, i) => ({ view, jpeg: (await phoneShoePhoto({ seed: 21 + i, view })).jpeg })));
 }
 
