@@ -5,6 +5,7 @@
 import imageCompression from 'browser-image-compression';
 import type { CompressedPhoto } from '../contract/capture';
 import { MAX_UPLOAD_BYTES, TARGET_BYTES, TARGET_MAX_SIDE } from '../contract/materials';
+import { imageSize } from './image-size';
 
 export class PhotoTooLargeError extends Error {
   constructor(readonly bytes: number) {
@@ -30,13 +31,13 @@ export async function compressImage(file: Blob, onProgress?: (percent: number) =
   const input = file instanceof File ? file : new File([file], mime === 'image/png' ? 'photo.png' : 'photo.jpg', { type: mime });
   const output = await imageCompression(input, compressionOptions(mime, onProgress));
   if (output.size > MAX_UPLOAD_BYTES) throw new PhotoTooLargeError(output.size);
-  const bitmap = await createImageBitmap(output);
-  const result: CompressedPhoto = {
-    bytes: await output.arrayBuffer(),
-    mime: output.type === 'image/png' ? 'image/png' : 'image/jpeg',
-    width: bitmap.width,
-    height: bitmap.height,
-  };
-  bitmap.close();
-  return result;
+  const bytes = await output.arrayBuffer();
+  // Read from the header; decoded again only where the header cannot be read.
+  let size = imageSize(bytes);
+  if (!size) {
+    const bitmap = await createImageBitmap(output);
+    size = { width: bitmap.width, height: bitmap.height };
+    bitmap.close();
+  }
+  return { bytes, mime: output.type === 'image/png' ? 'image/png' : 'image/jpeg', ...size };
 }
