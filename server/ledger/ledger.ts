@@ -3,12 +3,16 @@
 // in the same transaction as each entry, so the balance always equals the sum of the ledger and a
 // replayed request, notification or job never moves tokens twice. Each function runs in the
 // caller's transaction when given one (`tx`), otherwise on its own.
-import { and, count, desc, eq, gt, isNotNull, min, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, min, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { pageOf, type ListOf } from '../db/pages';
 import { ledger, tokenLots, wallets } from '../db/schema';
 import type { LedgerType } from '../../contract/billing';
 
 export type LedgerEntry = typeof ledger.$inferSelect;
+
+/** The seller's ledger entries, as the consumption history pages them (server/db/pages.ts). */
+export const ledgerList = (userId: string): ListOf => ({ userId, lists: ['ledger'] });
 
 interface Movement {
   userId: string;
@@ -265,18 +269,8 @@ export function createLedger(db: Database) {
 
     /** One page of the seller's entries, newest first, with how many there are. */
     async entriesOf(userId: string, page: { page: number; pageSize: number }, tx?: Database): Promise<{ entries: LedgerEntry[]; total: number }> {
-      const reader = tx ?? db;
-      const [entries, [counted]] = await Promise.all([
-        reader
-          .select()
-          .from(ledger)
-          .where(eq(ledger.userId, userId))
-          .orderBy(desc(ledger.createdAt), desc(ledger.id))
-          .limit(page.pageSize)
-          .offset((page.page - 1) * page.pageSize),
-        reader.select({ total: count() }).from(ledger).where(and(eq(ledger.userId, userId))),
-      ]);
-      return { entries, total: counted?.total ?? 0 };
+      const { rows, total } = await pageOf(tx ?? db, ledger, ledgerList(userId), page.page, page.pageSize);
+      return { entries: rows, total };
     },
   };
 }

@@ -5,8 +5,9 @@
 // The bytes go up to an upload key of their own (`uploads/…`), and the clean copy is kept under
 // the material's storage key (`materials/…`), which no upload address ever names: an upload
 // address still valid after the photo was accepted cannot replace the accepted photo.
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { pageOf, type ListOf } from '../db/pages';
 import { materials } from '../db/schema';
 import { HttpError } from '../lib/errors';
 import { MAX_UPLOAD_BYTES, type AcceptedImageType } from '../../contract/materials';
@@ -158,18 +159,12 @@ export async function acceptUpload(
   }
 }
 
-export async function listOwn(db: Database, userId: string, page: number, pageSize: number) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(materials)
-      .where(eq(materials.userId, userId))
-      .orderBy(desc(materials.createdAt), desc(materials.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(materials).where(eq(materials.userId, userId)),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+/** The seller's photos and edit uploads (server/db/pages.ts). */
+export const materialsList = (userId: string): ListOf => ({ userId, lists: ['materials'] });
+
+/** A page of the seller's photos, newest first, and how many they have. */
+export function listOwn(db: Database, userId: string, page: number, pageSize: number) {
+  return pageOf(db, materials, materialsList(userId), page, pageSize);
 }
 
 /** A material's stored file, and whatever an upload address put under its upload key. */
