@@ -3,7 +3,7 @@
 // in the same transaction as each entry, so the balance always equals the sum of the ledger and a
 // replayed request, notification or job never moves tokens twice. Each function runs in the
 // caller's transaction when given one (`tx`), otherwise on its own.
-import { and, eq, gt, isNotNull, min, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { pageOf, type ListOf } from '../db/pages';
 import { ledger, tokenLots, wallets } from '../db/schema';
@@ -249,22 +249,17 @@ export function createLedger(db: Database) {
       return row?.total ?? 0;
     },
 
-    /** The balance with the soonest moment some of it lapses, and how much lapses then. */
+    /**
+     * The balance with the soonest moment some of it lapses, and how much lapses then: one
+     * statement, so the three agree (and GET /tokens/balance is one round trip).
+     */
     async walletOf(userId: string): Promise<{ total: number; expiresAt: Date | null; expiring: number }> {
-      const [total, [soonest]] = await Promise.all([
-        this.balanceOf(userId),
-        db
-          .select({ at: min(tokenLots.expiresAt) })
-          .from(tokenLots)
-          .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), isNotNull(tokenLots.expiresAt))),
-      ]);
-      const expiresAt = soonest?.at ?? null;
-      if (!expiresAt) return { total, expiresAt: null, expiring: 0 };
-      const [due] = await db
-        .select({ tokens: sql<number>`coalesce(sum(${tokenLots.remaining}), 0)::int` })
-        .from(tokenLots)
-        .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), eq(tokenLots.expiresAt, expiresAt)));
-      return { total, expiresAt, expiring: Number(due?.tokens ?? 0) };
+      const result = await db.execute(sql`
+        SELECT coalesce((SELECT total_tokens FROM wallets WHERE user_id = ${userId}), 0) AS total, soonest.at AS "expiresAt",
+          coalesce((SELECT sum(remaining) FROM token_lots WHERE user_id = ${userId} AND remaining > 0 AND expires_at = soonest.at), 0)::integer AS expiring
+        FROM (SELECT min(expires_at) AS at FROM token_lots WHERE user_id = ${userId} AND remaining > 0 AND expires_at IS NOT NULL) AS soonest`);
+      const row = (result as unknown as { rows: { total: number; expiresAt: string | null; expiring: number }[] }).rows[0]!;
+      return { total: row.total, expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt), expiring: row.expiring };
     },
 
     /** One page of the seller's entries, newest first, with how many there are. */
