@@ -32,10 +32,14 @@ const entryIdOf = (reverses: Movement['reverses']): SQL | null =>
 
 /**
  * Adds one entry and moves the wallet by it; false when that entry already exists. The wallet
- * moves by the entry as stored: a give-back is lowered by what had lapsed meanwhile.
+ * moves by the entry as stored: a give-back is lowered by what had lapsed meanwhile. The wallet
+ * row is held first, as every other movement holds it (a charge, a take-back, a lapse): what the
+ * entry's triggers then hold (the lots, the seller's counts by day and content version) is
+ * always taken after it, so two movements of one seller never wait on each other in a circle.
  */
 async function move(tx: Database, entry: Movement): Promise<boolean> {
   if (entry.amount === 0) return false;
+  await tx.select({ userId: wallets.userId }).from(wallets).where(eq(wallets.userId, entry.userId)).for('update');
   const { reverses, ...values } = entry;
   const reversesId = entryIdOf(reverses);
   const inserted = await tx

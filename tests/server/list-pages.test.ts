@@ -281,4 +281,19 @@ describe('the counts by day', () => {
     expect(await listCountsOff(db)).toBe(0);
     await expectSamePages(eve.id, [4]);
   });
+
+  it('keep movements of one seller at once from waiting on each other in a circle', async () => {
+    const db = t.app.database.db;
+    const fay = await signedInSeller(t, 'faypages');
+    // Credits (added, then the wallet moved) and take-backs (the wallet held, then added), at once.
+    const rounds = Array.from({ length: 20 }, (_, i) =>
+      Promise.all([
+        t.app.ledger.creditTopUp(fay.id, `round-${i}`, 5),
+        t.app.ledger.takeBack(fay.id, { type: 'top_up', reference: `back:${i}`, reverses: { type: 'sign_up_bonus', reference: fay.id } }, 1),
+      ]),
+    );
+    await Promise.all(rounds);
+    expect((await pageOf(db, ledger, ledgerList(fay.id), 1, 100)).total).toBe(41);
+    expect(await listCountsOff(db)).toBe(0);
+  });
 });
