@@ -26,6 +26,7 @@ import { storagePlugin } from './plugins/storage';
 import { generationPlugin } from './plugins/generation';
 import { billingPlugin } from './plugins/billing';
 import { materialSweepPlugin } from './plugins/material-sweep';
+import { listCountsPlugin } from './plugins/list-counts';
 import { backupSocketPlugin } from './plugins/backup-socket';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/v1/auth';
@@ -118,6 +119,7 @@ export async function buildApp({ config, database, logger, role = 'api' }: AppOp
   await app.register(storagePlugin);
   await app.register(generationPlugin);
   await app.register(materialSweepPlugin);
+  await app.register(listCountsPlugin);
   await app.register(billingPlugin);
   await app.register(backupSocketPlugin);
 

@@ -7,11 +7,12 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import yazl from 'yazl';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { pageOf, type ListOf } from '../db/pages';
 import { assets, materials, tasks } from '../db/schema';
 import { HttpError } from '../lib/errors';
-import { type Asset, type AssetCreateItem, type EditFiles, type MaterialSection } from '../../contract/assets';
+import { MATERIAL_SECTIONS, type Asset, type AssetCreateItem, type EditFiles, type MaterialSection } from '../../contract/assets';
 import { MAX_UPLOAD_BYTES } from '../../contract/materials';
 import { editDescriptionSchema, type EditDescription } from '../../contract/edit';
 import { contentModuleOf } from '../../contract/selection';
@@ -25,19 +26,25 @@ export type AssetRow = typeof assets.$inferSelect;
 /** No result the engines make comes near this; it only bounds what one zip entry may hold. */
 const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
 
-export async function listOwnAssets(db: Database, userId: string, section: MaterialSection | undefined, page: number, pageSize: number) {
-  const where = and(eq(assets.userId, userId), section ? eq(assets.section, section) : undefined);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(assets)
-      .where(where)
-      .orderBy(desc(assets.createdAt), desc(assets.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(assets).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+/**
+ * The seller's results in one section of material history, or in all of them (server/db/pages.ts):
+ * each section a range of the index on (user_id, section, created_at, id).
+ */
+export function assetsList(userId: string, section: MaterialSection | undefined): ListOf {
+  const sections = section ? [section] : MATERIAL_SECTIONS;
+  return {
+    userId,
+    lists: sections.map((name) => `assets:${name}`),
+    rows: sql`section = ANY(ARRAY[${sql.join(
+      sections.map((name) => sql`${name}`),
+      sql`, `,
+    )}]::text[])`,
+  };
+}
+
+/** A page of the seller's results in a section (or all of them), newest first, and how many there are. */
+export function listOwnAssets(db: Database, userId: string, section: MaterialSection | undefined, page: number, pageSize: number) {
+  return pageOf(db, assets, assetsList(userId, section), page, pageSize);
 }
 
 /** Those of these ids that are the seller's assets, in the order asked. */

@@ -1,7 +1,7 @@
 // Generation tasks (DESIGN §4 Generation): a submission is checked, priced, charged, stored with
 // its planned outputs and queued, all in one statement under the seller's Idempotency-Key;
 // then read back, listed, and deleted. Every query is scoped to the seller.
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { assets, materials, taskFailures, taskOutputs, tasks } from '../db/schema';
@@ -18,6 +18,7 @@ import {
 } from '../../contract/selection';
 import { MIN_VIEWS } from '../../contract/views';
 import { prepared } from '../db/prepared';
+import { pageOf, type ListOf } from '../db/pages';
 import { routeOption, type EngineName, type EngineSupport } from './catalogue';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -270,18 +271,12 @@ export async function findOwnTask(db: Database, userId: string, id: string): Pro
   return row;
 }
 
-export async function listOwnTasks(db: Database, userId: string, page: number, pageSize: number) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(tasks)
-      .where(eq(tasks.userId, userId))
-      .orderBy(desc(tasks.createdAt), desc(tasks.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(tasks).where(eq(tasks.userId, userId)),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+/** The seller's task list (server/db/pages.ts). */
+export const tasksList = (userId: string): ListOf => ({ userId, lists: ['tasks'] });
+
+/** A page of the seller's tasks, newest first, and how many they have. */
+export function listOwnTasks(db: Database, userId: string, page: number, pageSize: number) {
+  return pageOf(db, tasks, tasksList(userId), page, pageSize);
 }
 
 /** Everything a task's answer shows, loaded for a whole page of tasks at once. */

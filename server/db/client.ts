@@ -103,7 +103,8 @@ export function pgliteOptions(defaultStartParams: readonly string[]) {
   return { startParams: [...defaultStartParams, '-c', 'wal_init_zero=off'] };
 }
 
-export async function openPglite(directory: string): Promise<DatabaseHandle> {
+/** `migrationsFolder`: another folder than the shipped migrations (a bench seeding an older schema). */
+export async function openPglite(directory: string, migrationsFolder = MIGRATIONS_DIR): Promise<DatabaseHandle> {
   fs.mkdirSync(path.dirname(directory), { recursive: true });
   const fresh = !fs.existsSync(path.join(directory, 'PG_VERSION'));
   const lock = lockDirectory(directory);
@@ -118,7 +119,7 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
     if (fresh) await createPgliteDirectory(directory, options);
     const client = await PGlite.create(directory, options);
     const handle = await fromPglite(client, () => lock.release());
-    await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    await migrate(handle.db as never, { migrationsFolder });
     handle.snapshot = () => pgliteSnapshot(client);
     return handle;
   } catch (error) {
@@ -127,7 +128,7 @@ export async function openPglite(directory: string): Promise<DatabaseHandle> {
   }
 }
 
-export async function openPostgres(url: string): Promise<DatabaseHandle> {
+export async function openPostgres(url: string, migrationsFolder = MIGRATIONS_DIR): Promise<DatabaseHandle> {
   const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
@@ -139,7 +140,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
     const connection = await pool.connect();
     try {
       await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      await migrate(drizzle({ client: connection, schema }), { migrationsFolder: MIGRATIONS_DIR });
+      await migrate(drizzle({ client: connection, schema }), { migrationsFolder });
     } finally {
       await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
       connection.release();

@@ -3,12 +3,16 @@
 // in the same transaction as each entry, so the balance always equals the sum of the ledger and a
 // replayed request, notification or job never moves tokens twice. Each function runs in the
 // caller's transaction when given one (`tx`), otherwise on its own.
-import { and, count, desc, eq, gt, isNotNull, min, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { pageOf, type ListOf } from '../db/pages';
 import { ledger, tokenLots, wallets } from '../db/schema';
 import type { LedgerType } from '../../contract/billing';
 
 export type LedgerEntry = typeof ledger.$inferSelect;
+
+/** The seller's ledger entries, as the consumption history pages them (server/db/pages.ts). */
+export const ledgerList = (userId: string): ListOf => ({ userId, lists: ['ledger'] });
 
 interface Movement {
   userId: string;
@@ -28,10 +32,14 @@ const entryIdOf = (reverses: Movement['reverses']): SQL | null =>
 
 /**
  * Adds one entry and moves the wallet by it; false when that entry already exists. The wallet
- * moves by the entry as stored: a give-back is lowered by what had lapsed meanwhile.
+ * moves by the entry as stored: a give-back is lowered by what had lapsed meanwhile. The wallet
+ * row is held first, as every other movement holds it (a charge, a take-back, a lapse): what the
+ * entry's triggers then hold (the lots, the seller's counts by day and content version) is
+ * always taken after it, so two movements of one seller never wait on each other in a circle.
  */
 async function move(tx: Database, entry: Movement): Promise<boolean> {
   if (entry.amount === 0) return false;
+  await tx.select({ userId: wallets.userId }).from(wallets).where(eq(wallets.userId, entry.userId)).for('update');
   const { reverses, ...values } = entry;
   const reversesId = entryIdOf(reverses);
   const inserted = await tx
@@ -245,38 +253,23 @@ export function createLedger(db: Database) {
       return row?.total ?? 0;
     },
 
-    /** The balance with the soonest moment some of it lapses, and how much lapses then. */
+    /**
+     * The balance with the soonest moment some of it lapses, and how much lapses then: one
+     * statement, so the three agree (and GET /tokens/balance is one round trip).
+     */
     async walletOf(userId: string): Promise<{ total: number; expiresAt: Date | null; expiring: number }> {
-      const [total, [soonest]] = await Promise.all([
-        this.balanceOf(userId),
-        db
-          .select({ at: min(tokenLots.expiresAt) })
-          .from(tokenLots)
-          .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), isNotNull(tokenLots.expiresAt))),
-      ]);
-      const expiresAt = soonest?.at ?? null;
-      if (!expiresAt) return { total, expiresAt: null, expiring: 0 };
-      const [due] = await db
-        .select({ tokens: sql<number>`coalesce(sum(${tokenLots.remaining}), 0)::int` })
-        .from(tokenLots)
-        .where(and(eq(tokenLots.userId, userId), gt(tokenLots.remaining, 0), eq(tokenLots.expiresAt, expiresAt)));
-      return { total, expiresAt, expiring: Number(due?.tokens ?? 0) };
+      const result = await db.execute(sql`
+        SELECT coalesce((SELECT total_tokens FROM wallets WHERE user_id = ${userId}), 0) AS total, soonest.at AS "expiresAt",
+          coalesce((SELECT sum(remaining) FROM token_lots WHERE user_id = ${userId} AND remaining > 0 AND expires_at = soonest.at), 0)::integer AS expiring
+        FROM (SELECT min(expires_at) AS at FROM token_lots WHERE user_id = ${userId} AND remaining > 0 AND expires_at IS NOT NULL) AS soonest`);
+      const row = (result as unknown as { rows: { total: number; expiresAt: string | null; expiring: number }[] }).rows[0]!;
+      return { total: row.total, expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt), expiring: row.expiring };
     },
 
     /** One page of the seller's entries, newest first, with how many there are. */
     async entriesOf(userId: string, page: { page: number; pageSize: number }, tx?: Database): Promise<{ entries: LedgerEntry[]; total: number }> {
-      const reader = tx ?? db;
-      const [entries, [counted]] = await Promise.all([
-        reader
-          .select()
-          .from(ledger)
-          .where(eq(ledger.userId, userId))
-          .orderBy(desc(ledger.createdAt), desc(ledger.id))
-          .limit(page.pageSize)
-          .offset((page.page - 1) * page.pageSize),
-        reader.select({ total: count() }).from(ledger).where(and(eq(ledger.userId, userId))),
-      ]);
-      return { entries, total: counted?.total ?? 0 };
+      const { rows, total } = await pageOf(tx ?? db, ledger, ledgerList(userId), page.page, page.pageSize);
+      return { entries: rows, total };
     },
   };
 }

@@ -5,8 +5,10 @@
 // The bytes go up to an upload key of their own (`uploads/…`), and the clean copy is kept under
 // the material's storage key (`materials/…`), which no upload address ever names: an upload
 // address still valid after the photo was accepted cannot replace the accepted photo.
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { pageOf, type ListOf } from '../db/pages';
 import { materials } from '../db/schema';
 import { HttpError } from '../lib/errors';
 import { MAX_UPLOAD_BYTES, type AcceptedImageType } from '../../contract/materials';
@@ -158,18 +160,12 @@ export async function acceptUpload(
   }
 }
 
-export async function listOwn(db: Database, userId: string, page: number, pageSize: number) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(materials)
-      .where(eq(materials.userId, userId))
-      .orderBy(desc(materials.createdAt), desc(materials.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(materials).where(eq(materials.userId, userId)),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+/** The seller's photos and edit uploads (server/db/pages.ts). */
+export const materialsList = (userId: string): ListOf => ({ userId, lists: ['materials'] });
+
+/** A page of the seller's photos, newest first, and how many they have. */
+export function listOwn(db: Database, userId: string, page: number, pageSize: number) {
+  return pageOf(db, materials, materialsList(userId), page, pageSize);
 }
 
 /** A material's stored file, and whatever an upload address put under its upload key. */
@@ -220,21 +216,46 @@ export async function deleteOwn(
 const SWEEP_BATCH = 500;
 
 /**
+ * Up to SWEEP_BATCH of the seller's materials registered before `before` that no task of theirs
+ * and no logo of their edits uses, deleted. The same test as UNUSED, made for a whole seller at
+ * once: the ids their tasks name and the keys their edits place as logos are each gathered once
+ * and the old materials matched against them (hash joins), rather than every material looking
+ * through all of the seller's tasks and results (at 5,000 tasks and 50,000 results, minutes).
+ */
+const sweepOfSeller = (userId: string, before: Date) => sql`
+  DELETE FROM materials WHERE id IN (
+    SELECT m.id FROM materials m
+    WHERE m.user_id = ${userId} AND m.created_at < ${before.toISOString()}
+      AND NOT EXISTS (
+        SELECT 1 FROM tasks t, jsonb_array_elements_text(t.material_ids) AS used(id)
+        WHERE t.user_id = ${userId} AND used.id = m.id::text)
+      AND NOT EXISTS (
+        SELECT 1 FROM assets a, jsonb_path_query(a.edit_meta, '$.layers[*] ? (@.type == "logo").file_key') AS logo(key)
+        WHERE a.user_id = ${userId} AND a.edit_meta IS NOT NULL AND logo.key #>> '{}' = m.storage_key)
+    LIMIT ${SWEEP_BATCH})
+  RETURNING storage_key`;
+
+/**
  * Deletes every material registered before `before` that no task and no edit's logo uses, with
  * its stored file (photos replaced or deleted after they had gone up, drafts never sent, edited
- * pictures once copied under the results); how many it deleted.
+ * pictures once copied under the results); how many it deleted. A seller at a time, letting
+ * requests in between (the embedded database answers one statement at a time).
  */
 export async function sweepUnusedMaterials(db: Database, storage: ObjectStorage, before: Date): Promise<number> {
+  const sellers = await db.execute(sql`
+    SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM materials m WHERE m.user_id = u.id AND m.created_at < ${before.toISOString()})`);
   let deleted = 0;
-  for (;;) {
-    const rows = await db
-      .delete(materials)
-      .where(sql`${materials.id} IN (SELECT id FROM materials WHERE created_at < ${before.toISOString()} AND ${UNUSED} LIMIT ${SWEEP_BATCH})`)
-      .returning({ storageKey: materials.storageKey });
-    for (const row of rows) await deleteFiles(storage, row.storageKey);
-    deleted += rows.length;
-    if (rows.length < SWEEP_BATCH) return deleted;
+  for (const { id } of (sellers as unknown as { rows: { id: string }[] }).rows) {
+    for (;;) {
+      const result = await db.execute(sweepOfSeller(id, before));
+      const rows = (result as unknown as { rows: { storage_key: string }[] }).rows;
+      for (const row of rows) await deleteFiles(storage, row.storage_key);
+      deleted += rows.length;
+      await yieldToRequests();
+      if (rows.length < SWEEP_BATCH) break;
+    }
   }
+  return deleted;
 }
 
 /** The material as the API shows it, with a time-limited address once uploaded. */

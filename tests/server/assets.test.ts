@@ -473,8 +473,8 @@ describe('material history', () => {
 
     await addEdit(0);
     const withOne = await readsOfPage(1);
-    // The page, its count, the sources of its edits and their logos.
-    expect(withOne).toHaveLength(4);
+    // The page with its total (one statement), the sources of its edits and their logos.
+    expect(withOne).toHaveLength(3);
     for (let i = 1; i < 4; i += 1) await addEdit(i);
     expect(await readsOfPage(4)).toHaveLength(withOne.length);
   });

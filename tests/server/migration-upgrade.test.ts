@@ -4,7 +4,6 @@
 // then started with today's migrations, equals one built fresh — on the test's database kind.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
@@ -16,26 +15,13 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { MIGRATIONS_DIR, fromPglite, openPostgres, type Database, type DatabaseHandle } from '../../server/db/client';
 import { databaseUrl } from '../support/database-global-setup';
 import { dropDatabase, openTestDatabase } from '../support/test-database';
+import { migrationsUpTo } from '../support/migrations-folder';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/migrations');
 const CONTENT_VERSIONS = '0005_content_versions';
 
 /** The migrations folder as a database that shipped with `text` as 0005 saw it: 0000–0005. */
-function folderWithOld0005(text: string): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-old-migrations-'));
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
-    entries: { tag: string }[];
-  };
-  const upTo = journal.entries.findIndex((entry) => entry.tag === CONTENT_VERSIONS);
-  journal.entries = journal.entries.slice(0, upTo + 1);
-  fs.mkdirSync(path.join(folder, 'meta'));
-  fs.writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const { tag } of journal.entries) {
-    const file = `${tag}.sql`;
-    fs.writeFileSync(path.join(folder, file), tag === CONTENT_VERSIONS ? text : fs.readFileSync(path.join(MIGRATIONS_DIR, file)));
-  }
-  return folder;
-}
+const folderWithOld0005 = (text: string) => migrationsUpTo(CONTENT_VERSIONS, (tag) => (tag === CONTENT_VERSIONS ? text : undefined));
 
 /** A new database migrated with `oldFolder`, then opened as the server opens it (migrating). */
 async function upgraded(oldFolder: string): Promise<DatabaseHandle> {
@@ -125,7 +111,7 @@ describe('a database migrated by an earlier copy of 0005, upgraded', () => {
       const schema = await schemaOf(database.db);
       expect(schema).toEqual(fresh);
       // What the comparison is about: a new task or output moves the version by its statement.
-      expect(schema.triggers!.some((trigger) => trigger.includes('AFTER INSERT ON public.tasks'))).toBe(false);
+      expect(schema.triggers!.some((trigger) => trigger.includes('tasks_inserted_version'))).toBe(false);
       expect(schema.triggers!.some((trigger) => trigger.includes('AFTER UPDATE ON public.task_outputs'))).toBe(true);
     } finally {
       await database.close();

@@ -13,6 +13,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { jobs } from '../../server/db/schema';
 import { claimJob } from '../../server/jobs/runner';
+import { listCountsOff } from '../../server/db/pages';
 import { shoePhoto } from '../fixtures/shoes';
 import { createAsset, uploadEditFile } from './edits';
 import { FIVE_VIEWS, uploadPhoto } from './photos';
@@ -66,7 +67,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-lan
 async function getJson(base: string, url: string, token: string) {
   const res = await fetch(`${base}${url}`, { headers: auth(token) });
   expect(res.status, url).toBe(200);
-  return (await res.json()) as { data: unknown };
+  return (await res.json()) as { data: unknown; meta?: { total: number } };
 }
 
 /** A signed address's query (its expiry and signature) differs with every answer; the rest must not. */
@@ -80,12 +81,19 @@ function withoutAddresses(value: unknown): unknown {
 
 /** What a seller sees of their account: balance, ledger, tasks, results, photos. */
 async function accountOf(base: string, token: string) {
+  const [ledger, tasks, assets, materials] = await Promise.all(
+    ['/api/v1/tokens/history?page_size=100', '/api/v1/content/tasks?page_size=50', '/api/v1/content/assets?page_size=50', '/api/v1/materials/list?page_size=50'].map(
+      (url) => getJson(base, url, token),
+    ),
+  );
   return {
     balance: (await getJson(base, '/api/v1/tokens/balance', token)).data,
-    ledger: (await getJson(base, '/api/v1/tokens/history?page_size=100', token)).data,
-    tasks: (await getJson(base, '/api/v1/content/tasks?page_size=50', token)).data,
-    assets: (await getJson(base, '/api/v1/content/assets?page_size=50', token)).data as { id: string; file_url: string }[],
-    materials: (await getJson(base, '/api/v1/materials/list?page_size=50', token)).data as { id: string; status: string; file_url: string | null }[],
+    ledger: ledger!.data,
+    tasks: tasks!.data,
+    assets: assets!.data as { id: string; file_url: string }[],
+    materials: materials!.data as { id: string; status: string; file_url: string | null }[],
+    /** The lists' totals (meta.total), which the restored counts by day give. */
+    totals: { ledger: ledger!.meta?.total, tasks: tasks!.meta?.total, assets: assets!.meta?.total, materials: materials!.meta?.total },
   };
 }
 
@@ -185,6 +193,7 @@ export async function expectRestored(b: Served, busy: BusyInstall): Promise<void
     const was = busy.before[name]!;
     expect(after.balance).toEqual(was.balance);
     expect(after.ledger).toEqual(was.ledger);
+    expect({ ...after.totals, materials: after.materials.length }).toEqual({ ...was.totals, materials: after.totals.materials });
     expect(withoutAddresses(after.tasks)).toEqual(withoutAddresses(was.tasks));
     expect(withoutAddresses(after.assets)).toEqual(withoutAddresses(was.assets));
     for (const asset of after.assets) expect(await download(b.base, asset.file_url)).toBe(busy.files.get(asset.id));
@@ -197,6 +206,8 @@ export async function expectRestored(b: Served, busy: BusyInstall): Promise<void
       if (busy.files.has(material.id)) expect(file).toBe(busy.files.get(material.id));
     }
   }
+  // The counts the lists page by came back with the rows they count.
+  expect(await listCountsOff(b.app.database.db)).toBe(0);
   // The task is still with the runner that held it, its tokens still spent on it.
   const [job] = await b.app.database.db.select().from(jobs).where(eq(jobs.taskId, busy.inFlightTask));
   expect(job).toMatchObject({ status: 'running', lockedBy: 'busy-runner' });
