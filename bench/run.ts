@@ -6,7 +6,8 @@
 //   - one password hash ≤ 50 ms; sign-in p99 ≤ 300 ms with 20 concurrent clients on loopback
 //   - a 4000×3000 JPEG compressed in the worker: median ≤ 500 ms and ≤ 1.2 × the floor measured in
 //     the same page (a single-pass resize and encode of the same file)
-//   - six queued photos over 10 Mbit/s: all uploaded within 1.2 × bytes ÷ rate of reconnecting
+//   - six queued photos over 10 Mbit/s: all uploaded within 1.1 × the time one request carrying
+//     the same bytes takes over the same link in the same run (the queue keeps the link busy)
 //   - studio PRODUCT ≤ 400 ms median per view (cut-out + shot, each look, built as the worker is, in a process of its own) on the phone-photo
 //     fixtures, with the cut-out's IoU against their ground truth; a six-view PRODUCT task ≤ 10 s
 //     from submit to completed; a CREATIVE_VIDEO ≤ 8 s (every scene); POST /content/generate p99 ≤ 100 ms at 20 clients
@@ -175,11 +176,12 @@ try {
         ok: compression.longTasksOver50 === 0,
       });
       const uploads = await uploadAfterReconnect(capture.url, dataDir);
+      // Against one request in the same run, which the machine's load of the moment slows alike.
       rows.push({
         measure: 'six queued photos after reconnecting at 10 Mbit/s',
-        value: `${uploads.seconds.toFixed(2)} s for ${kb(uploads.bytes)} (${(uploads.seconds / uploads.idealSeconds).toFixed(2)} × bytes ÷ rate = ${uploads.idealSeconds.toFixed(2)} s)`,
-        target: '≤ 1.2 ×',
-        ok: uploads.seconds <= 1.2 * uploads.idealSeconds,
+        value: `${uploads.seconds.toFixed(2)} s for ${kb(uploads.bytes)}, ${(uploads.seconds / uploads.rawSeconds).toFixed(2)} × one request (${(uploads.seconds / uploads.idealSeconds).toFixed(2)} × bytes ÷ rate = ${uploads.idealSeconds.toFixed(2)} s)`,
+        target: '≤ 1.1 × one request',
+        ok: uploads.seconds <= 1.1 * uploads.rawSeconds,
       });
       rows.push({
         measure: 'the same bytes in one request over the same link',

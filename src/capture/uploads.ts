@@ -31,15 +31,22 @@ const transport = fetchTransport({
 
 let running: Promise<void> | null = null;
 let again = false;
+/** Starts the current run's idle lanes again (see `RunOptions.onRunning`). */
+let refill: (() => void) | null = null;
+const options = { ...observer, onRunning: (lanes: () => void) => (refill = lanes) };
 
 async function runOnce() {
-  if (navigator.locks) {
-    // When the service worker holds the outbox (Background Sync fired as the network came back),
-    // wait for it and then run: what it left (a task whose photos it has just sent) goes at once,
-    // and the counts the page shows are read after its work, not before.
-    await navigator.locks.request(OUTBOX_LOCK, async () => runOutbox(db, transport, { exclusive: true, ...observer }));
-  } else {
-    await runOutbox(db, transport, observer);
+  try {
+    if (navigator.locks) {
+      // When the service worker holds the outbox (Background Sync fired as the network came back),
+      // wait for it and then run: what it left (a task whose photos it has just sent) goes at once,
+      // and the counts the page shows are read after its work, not before.
+      await navigator.locks.request(OUTBOX_LOCK, async () => runOutbox(db, transport, { exclusive: true, ...options }));
+    } else {
+      await runOutbox(db, transport, options);
+    }
+  } finally {
+    refill = null;
   }
 }
 
@@ -47,6 +54,9 @@ async function runOnce() {
 export function processUploads(): Promise<void> {
   if (running) {
     again = true;
+    // What fell due meanwhile (the network is back while a retry is on its way) goes now, beside
+    // the job the run is working, not after it.
+    refill?.();
     return running;
   }
   running = (async () => {

@@ -125,6 +125,8 @@ export function useDraftPhotos(key: DraftKey | null) {
     if (!key) return;
     releasePhoto(key, view);
     await removePhoto(key, view);
+    // A photo that had gone up leaves a deletion in the outbox: it goes now.
+    void processUploads();
   };
 
   /** Keeps showing `sent` until `thaw`, whatever IndexedDB holds meanwhile. */

@@ -77,18 +77,25 @@ export interface RunOptions extends RunObserver {
   concurrency?: number;
   /** The caller holds the outbox's Web Lock (see `claim`). */
   exclusive?: boolean;
+  /**
+   * Given, as the run starts, what starts its idle lanes again: the caller calls it when jobs fall
+   * due during the run (the network came back while a retry was on its way), which the lanes that
+   * found nothing due and ended would otherwise leave until another lane's job ends. It does
+   * nothing once the run has ended.
+   */
+  onRunning?: (refill: () => void) => void;
 }
 
 /**
  * Works every due job once and returns. Callers run it at start-up, on `online`, on
  * `visibilitychange` and from Background Sync. A lane that finds nothing due ends, and is started
- * again as soon as another lane finds work: jobs that fall due during the run (the network came
- * back) still travel `concurrency` at a time.
+ * again as soon as another lane finds work, or when the caller says jobs fell due (`onRunning`):
+ * jobs that fall due during the run (the network came back) still travel `concurrency` at a time.
  */
 export async function runOutbox(
   database: AppDatabase,
   transport: UploadTransport,
-  { now = Date.now, concurrency = UPLOAD_CONCURRENCY, exclusive = false, ...observer }: RunOptions = {},
+  { now = Date.now, concurrency = UPLOAD_CONCURRENCY, exclusive = false, onRunning, ...observer }: RunOptions = {},
 ): Promise<RunResult> {
   const run: JobRun = { database, transport, now, observer };
   const result: RunResult = { done: 0, failed: 0, retrying: 0 };
@@ -98,6 +105,7 @@ export async function runOutbox(
   const lanes: Promise<void>[] = [];
   let active = 0;
   let woken = false;
+  let ended = false;
   const lane = async () => {
     for (;;) {
       const job = await claim(database, now(), exclusive, mine);
@@ -124,17 +132,23 @@ export async function runOutbox(
     }
   };
   const fill = () => {
+    if (ended) return;
     while (active < Math.max(1, concurrency)) {
       active += 1;
       lanes.push(lane().finally(() => (active -= 1)));
     }
   };
   fill();
-  for (let settled = 0; settled < lanes.length; ) {
-    const outcomes = await Promise.allSettled(lanes.slice(settled));
-    settled += outcomes.length;
-    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failure) throw failure.reason;
+  onRunning?.(fill);
+  try {
+    for (let settled = 0; settled < lanes.length; ) {
+      const outcomes = await Promise.allSettled(lanes.slice(settled));
+      settled += outcomes.length;
+      const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
+    }
+  } finally {
+    ended = true;
   }
   return result;
 }

@@ -3,7 +3,7 @@
 // replay without duplicates, and two runners never send a photo twice; photos the seller lets go
 // are deleted from the server. Tasks in the outbox: outbox-tasks.test.ts.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppDatabase } from '../../src/offline/db';
 import type { UploadJob } from '../../src/offline/records';
 import type { ShoeView } from '../../contract/enums';
@@ -234,6 +234,39 @@ describe('the outbox', () => {
     };
     expect(await runOutbox(database, watching)).toEqual({ done: 3, failed: 0, retrying: 0 });
     expect(most).toBe(2);
+  });
+
+  it('starts a photo that falls due while another is on its way beside it when told, not after it', async () => {
+    const database = open();
+    const [first, second] = await queued(database, ['front', 'back']);
+    // Only the first is due when the run starts: the second waits out a backoff, and the run's
+    // other lane finds nothing due and ends.
+    await database.outbox.update(second!.id, { nextAttemptAt: Date.now() + 60_000 });
+    const real = transport();
+    let refill = () => {};
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sending: string[] = [];
+    const watching: UploadTransport = {
+      ...real,
+      async put(url, photo, progress) {
+        sending.push(photo.id);
+        // The first photo's bytes stay on their way until the test lets them go.
+        if (photo.id === first!.photoId) await held;
+        await real.put(url, photo, progress);
+      },
+    };
+    const run = runOutbox(database, watching, { onRunning: (lanes) => (refill = lanes) });
+    try {
+      await vi.waitFor(() => expect(sending).toEqual([first!.photoId]), { timeout: 10_000 });
+      // The network comes back (the page's `online`): every waiting photo is due, and the run is told.
+      await wakeQueued(database);
+      refill();
+      await vi.waitFor(() => expect(sending).toEqual([first!.photoId, second!.photoId]), { timeout: 10_000 });
+    } finally {
+      release();
+    }
+    expect(await run).toEqual({ done: 2, failed: 0, retrying: 0 });
   });
 
   it('tells its observer of every slot change and of the bytes on their way', async () => {

@@ -127,6 +127,15 @@ export function waitingUploads(database: AppDatabase): Promise<number> {
     .count();
 }
 
+/** Photos going up right now (the task page's photo checks wait for them). */
+export function sendingUploads(database: AppDatabase): Promise<number> {
+  return database.outbox
+    .where('state')
+    .equals('running')
+    .filter((job) => job.kind === 'upload')
+    .count();
+}
+
 /**
  * An upload's photo while the upload is still wanted. One whose photo the seller has replaced,
  * moved or deleted is ended instead, and what it has made on the server is queued for deletion.
