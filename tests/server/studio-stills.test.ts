@@ -152,7 +152,8 @@ beforeAll(async () => {
   // A warm room's light: blue down by almost a fifth, green a little.
   const warm = { ...grey, jpeg: await sharp(grey.jpeg).linear([1.0, 0.95, 0.82], [0, 0, 0]).jpeg({ quality: 92 }).toBuffer() };
   shots.warm = { cutout: await cutOut(warm.jpeg), photo: warm };
-}, 60_000);
+  // Four segmentations: seconds each alone, many times that on a busy machine.
+}, 300_000);
 
 /** The ground-truth mask shrunk by `r` px, so neither picture's edge (mixed with its background) counts. */
 function eroded(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
@@ -344,7 +345,8 @@ beforeAll(async () => {
     const photo = await phoneShoePhoto({ seed: 20 + i, view, upper: [92, 104, 58], accent: [74, 84, 46] });
     views.push({ view, cutout: await cutOut(photo.jpeg) });
   }
-}, 60_000);
+  // Six segmentations, bounded for a busy machine as above.
+}, 300_000);
 
 describe('the other stills', () => {
   it.each([
