@@ -16,6 +16,7 @@ import { editKind } from './jobs/edit';
 import { generateKind } from './jobs/generate';
 import type { JobKind, JobOf, JobRun, Outcome, RunObserver } from './jobs/job-kind';
 import { uploadKind } from './jobs/upload';
+import { sharedLink } from './link';
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
 export const OUTBOX_LOCK = 'solestudio-outbox';
@@ -69,7 +70,7 @@ export interface RunResult {
   retrying: number;
 }
 
-/** Two photos in flight: while the server checks one, the next one's bytes keep the link busy. */
+/** Two photos in flight: while the server takes one in, the next one's bytes keep the link busy (link.ts). */
 export const UPLOAD_CONCURRENCY = 2;
 
 export interface RunOptions extends RunObserver {
@@ -97,7 +98,7 @@ export async function runOutbox(
   transport: UploadTransport,
   { now = Date.now, concurrency = UPLOAD_CONCURRENCY, exclusive = false, onRunning, ...observer }: RunOptions = {},
 ): Promise<RunResult> {
-  const run: JobRun = { database, transport, now, observer };
+  const run: JobRun = { database, transport, now, observer, link: sharedLink() };
   const result: RunResult = { done: 0, failed: 0, retrying: 0 };
   /** Jobs this run has claimed: its own lanes never take them from each other. */
   const mine = new Set<string>();
