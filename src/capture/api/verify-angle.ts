@@ -12,10 +12,11 @@ const schema = okEnvelope(verificationSchema);
 const VERIFY_TIMEOUT_MS = 90_000;
 
 /**
- * Questions at the server at once: one in its networks while the next one's photo is read and
- * decoded. More would only wait there, each holding one of the browser's six connections to the
- * server: a batch of photos asked about at once held them all, and the photos still in the outbox
- * waited for a connection with the link idle (their registration gave up after 10 s and backed off).
+ * Questions at the server at once: one being answered and the next already there, not a round trip
+ * away. More would only wait there (the server gets through them no faster), each holding one of
+ * the browser's six connections to the server: a batch of photos asked about at once held them
+ * all, and the photos still in the outbox waited for a connection with the link idle (their
+ * registration gave up after 10 s and backed off).
  */
 const AT_ONCE = 2;
 let asking = 0;
