@@ -70,8 +70,13 @@ export interface RunResult {
   retrying: number;
 }
 
-/** Two photos in flight: while the server takes one in, the next one's bytes keep the link busy (link.ts). */
-export const UPLOAD_CONCURRENCY = 2;
+/**
+ * Photos worked at once: while the server takes one in and the next is registered, another's bytes
+ * keep the link busy (link.ts). Two were too few when taking a photo in and registering the next
+ * took the server longer than a photo takes to send (a loaded server, a fast link). Three of the
+ * browser's six connections to the server; the task page's photo checks take two at most.
+ */
+export const UPLOAD_CONCURRENCY = 3;
 
 export interface RunOptions extends RunObserver {
   now?: () => number;
