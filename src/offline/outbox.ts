@@ -16,6 +16,7 @@ import { editKind } from './jobs/edit';
 import { generateKind } from './jobs/generate';
 import type { JobKind, JobOf, JobRun, Outcome, RunObserver } from './jobs/job-kind';
 import { uploadKind } from './jobs/upload';
+import { sharedLink } from './link';
 
 /** The Web Lock that keeps the page's and the service worker's runners from overlapping. */
 export const OUTBOX_LOCK = 'solestudio-outbox';
@@ -69,8 +70,13 @@ export interface RunResult {
   retrying: number;
 }
 
-/** Two photos in flight: while the server checks one, the next one's bytes keep the link busy. */
-export const UPLOAD_CONCURRENCY = 2;
+/**
+ * Photos worked at once: while the server takes one in and the next is registered, another's bytes
+ * keep the link busy (link.ts). Two were too few when taking a photo in and registering the next
+ * took the server longer than a photo takes to send (a loaded server, a fast link). Three of the
+ * browser's six connections to the server; the task page's photo checks take two at most.
+ */
+export const UPLOAD_CONCURRENCY = 3;
 
 export interface RunOptions extends RunObserver {
   now?: () => number;
@@ -97,7 +103,7 @@ export async function runOutbox(
   transport: UploadTransport,
   { now = Date.now, concurrency = UPLOAD_CONCURRENCY, exclusive = false, onRunning, ...observer }: RunOptions = {},
 ): Promise<RunResult> {
-  const run: JobRun = { database, transport, now, observer };
+  const run: JobRun = { database, transport, now, observer, link: sharedLink() };
   const result: RunResult = { done: 0, failed: 0, retrying: 0 };
   /** Jobs this run has claimed: its own lanes never take them from each other. */
   const mine = new Set<string>();

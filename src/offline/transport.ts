@@ -53,6 +53,8 @@ function putWithProgress(url: URL, photo: PhotoRecord, locale: string, progress:
     request.setRequestHeader('content-type', photo.mime);
     request.setRequestHeader('accept-language', locale);
     request.upload.onprogress = (event) => progress(event.loaded, event.lengthComputable ? event.total : photo.bytes.byteLength);
+    // The last byte has gone: said once more, whatever the last progress event counted.
+    request.upload.onload = () => progress(photo.bytes.byteLength, photo.bytes.byteLength);
     request.onload = () => {
       if (request.status >= 200 && request.status < 300) resolve();
       else reject(messageOf(request.status, request.response));
@@ -101,6 +103,7 @@ export function fetchTransport({ origin, token, locale, fetch: custom }: Transpo
     return { materialId: data.material_id, uploadUrl: data.presigned_url, fileKey: data.file_key, publicUrl: data.public_url };
   };
   return {
+    tellsProgress: withProgress,
     async register(job: UploadJob, photo: PhotoRecord) {
       const { materialId, uploadUrl } = await registration(job.id, photo, job.view, JSON.stringify({ view: job.view }));
       return { materialId, uploadUrl };

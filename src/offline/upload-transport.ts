@@ -13,6 +13,11 @@ export interface UploadTransport {
   register(job: UploadJob, photo: PhotoRecord): Promise<{ materialId: string; uploadUrl: string | null }>;
   /** PUT the bytes to the URL the server gave, telling `progress` how many have gone, where it can. */
   put(url: string, photo: PhotoRecord, progress?: (sent: number, total: number) => void): Promise<void>;
+  /**
+   * Whether `put` tells `progress` how much has gone as the bytes go, the last byte included, before
+   * the server answers (the page's XMLHttpRequest does; fetch cannot).
+   */
+  readonly tellsProgress: boolean;
   /** POST /api/v1/content/generate with `job.id` as Idempotency-Key; the server's task id. */
   generate(job: GenerateJob, materialIds: string[]): Promise<{ taskId: string }>;
   /** DELETE /api/v1/materials/{job.materialId}, or /api/v1/materials/by-key/{job.uploadKey}. */

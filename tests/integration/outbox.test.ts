@@ -269,6 +269,45 @@ describe('the outbox', () => {
     expect(await run).toEqual({ done: 2, failed: 0, retrying: 0 });
   });
 
+  it('starts the next photo’s bytes once most of the one before have gone, not beside them nor after its answer', async () => {
+    const database = open();
+    const jobs = await queued(database, ['left_side', 'right_side']);
+    const real = transport();
+    let sentShare = (_share: number) => {};
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sending: string[] = [];
+    // A transport that tells how much has gone, as the page's does; the bytes of whichever photo
+    // goes first go as the test says.
+    const telling: UploadTransport = {
+      ...real,
+      tellsProgress: true,
+      async put(url, photo, progress) {
+        sending.push(photo.id);
+        if (sending.length === 1) {
+          sentShare = (share) => progress?.(Math.round(share * photo.bytes.byteLength), photo.bytes.byteLength);
+          await held;
+        }
+        await real.put(url, photo, progress);
+      },
+    };
+    const run = runOutbox(database, telling);
+    try {
+      await vi.waitFor(() => expect(sending).toHaveLength(1), { timeout: 10_000 });
+      const other = jobs.find((job) => job.photoId !== sending[0])!;
+      sentShare(0.5);
+      // The other photo is registered meanwhile (both lanes work), and its bytes wait.
+      await vi.waitFor(async () => expect(await database.outbox.get(other.id)).toMatchObject({ uploadUrl: expect.any(String) }), { timeout: 10_000 });
+      expect(sending).toHaveLength(1);
+      sentShare(0.9);
+      // Most of the first has gone: the other's bytes follow while the first waits for its answer.
+      await vi.waitFor(() => expect(sending).toEqual([expect.any(String), other.photoId]), { timeout: 10_000 });
+    } finally {
+      release();
+    }
+    expect(await run).toEqual({ done: 2, failed: 0, retrying: 0 });
+  });
+
   it('tells its observer of every slot change and of the bytes on their way', async () => {
     const database = open();
     const jobs = await queued(database, ['front', 'back']);

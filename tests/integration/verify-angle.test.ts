@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
-// The page's photo checks against the real server over HTTP. They go one at a time: the server
-// answers them one after another, and each question waiting there holds one of the browser's six
-// connections to the server, which the outbox needs for the photos still to go up (a batch asked
-// about at once held them all, and the uploads waited with the link idle). A question whose answer
-// cannot come, the network having gone, is given up so that the ones behind it still go.
+// The page's photo checks against the real server over HTTP. They go two at a time: the server
+// runs its networks for one photo at a time, and each question waiting there holds one of the
+// browser's six connections to the server, which the outbox needs for the photos still to go up (a
+// batch asked about at once held them all, and the uploads waited with the link idle). A question
+// whose photo has left its slot is not sent, and one whose answer cannot come, the network having
+// gone, is given up so that the ones behind it still go.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { verifyAngle } from '../../src/capture/api/verify-angle';
+import { CheckNotWanted, verifyAngle } from '../../src/capture/api/verify-angle';
 import { initI18n } from '../../src/lib/i18n';
 import { sessionTokenAtom, store } from '../../src/lib/store';
 import { shoePhoto } from '../fixtures/shoes';
@@ -57,34 +58,46 @@ function watchChecks(hold?: (init?: RequestInit) => Promise<Response> | undefine
 }
 
 describe('photo checks', () => {
-  it('are asked one at a time, each answered by the server', async () => {
+  it('are asked two at a time, each answered by the server', async () => {
     const seen = watchChecks();
-    const answers = await Promise.all((['right_45', 'front'] as const).map((view) => verifyAngle(materialId, view)));
-    expect(seen.asked).toBe(2);
-    expect(seen.most).toBe(1);
-    expect(answers.map((answer) => answer.view)).toEqual(['right_45', 'front']);
+    const views = ['right_45', 'front', 'back'] as const;
+    const answers = await Promise.all(views.map((view) => verifyAngle(materialId, view)));
+    expect(seen.asked).toBe(3);
+    expect(seen.most).toBe(2);
+    expect(answers.map((answer) => answer.view)).toEqual([...views]);
     for (const answer of answers) expect(answer.findings.length).toBeGreaterThan(0);
   });
 
-  it('give up a question whose answer cannot come once the network is gone, and the next one goes', async () => {
-    let first = true;
-    // The first question reaches no server (the link dropped under it); it ends only when aborted, as a stalled request does.
+  it('are not sent for a photo that has left its slot by their turn', async () => {
+    const seen = watchChecks();
+    let moved = false;
+    const first = [verifyAngle(materialId, 'right_45'), verifyAngle(materialId, 'front')];
+    const third = verifyAngle(materialId, 'right_side', async () => !moved);
+    // The seller moves the third photo while the first two are answered.
+    moved = true;
+    await expect(third).rejects.toBeInstanceOf(CheckNotWanted);
+    expect((await Promise.all(first)).map((answer) => answer.view)).toEqual(['right_45', 'front']);
+    expect(seen.asked).toBe(2);
+  });
+
+  it('give up questions whose answers cannot come once the network is gone, and the next one goes', async () => {
+    // The first two questions reach no server (the link dropped under them); each ends only when
+    // aborted, as a stalled request does.
     const seen = watchChecks((init) => {
-      if (!first) return undefined;
-      first = false;
+      if (seen.asked > 2) return undefined;
       return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
     });
-    const stalled = verifyAngle(materialId, 'back');
+    const stalled = [verifyAngle(materialId, 'back'), verifyAngle(materialId, 'front')];
     const next = verifyAngle(materialId, 'bottom');
-    await vi.waitFor(() => expect(seen.asked).toBe(1));
-    // Still only the stalled one: the next waits behind it.
+    await vi.waitFor(() => expect(seen.asked).toBe(2));
+    // Still only the stalled ones: the next waits behind them.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(seen.asked).toBe(1);
+    expect(seen.asked).toBe(2);
     window.dispatchEvent(new Event('offline'));
-    await expect(stalled).rejects.toThrow();
+    for (const question of stalled) await expect(question).rejects.toThrow();
     const answer = await next;
     expect(answer.view).toBe('bottom');
-    expect(seen.asked).toBe(2);
-    expect(seen.most).toBe(1);
+    expect(seen.asked).toBe(3);
+    expect(seen.most).toBe(2);
   });
 });

@@ -22,7 +22,10 @@ export function useAngleChecks(key: DraftKey | null, draft: DraftRecord | undefi
       const slot = draft.slots[view];
       if (!slot || slot.state !== 'uploaded' || !slot.materialId || slot.warnings || asked.current.has(slot.photoId)) continue;
       asked.current.add(slot.photoId);
-      void verifyAngle(slot.materialId, view)
+      const materialId = slot.materialId;
+      // Asked in turn: by then the photo may have left the slot, and its material the server.
+      const stillThere = async () => (await db.drafts.get(key))?.slots[view]?.materialId === materialId;
+      void verifyAngle(materialId, view, stillThere)
         .then((result) => saveWarnings(key, view, slot.photoId, result.findings.filter((f) => !f.ok).map((f) => f.message)))
         .catch(() => asked.current.delete(slot.photoId));
     }

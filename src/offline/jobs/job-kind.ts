@@ -2,6 +2,7 @@
 // `delete` and `edit` each have a file here that says when a due job of its kind may go and works
 // one claimed job to an outcome. The runner knows nothing else about a kind.
 import type { AppDatabase } from '../db';
+import type { Link } from '../link';
 import type { OutboxJob } from '../records';
 import type { UploadTransport } from '../upload-transport';
 
@@ -19,6 +20,8 @@ export interface JobRun {
   transport: UploadTransport;
   now: () => number;
   observer: RunObserver;
+  /** The link the run's uploads share: a photo's bytes start once those before have mostly gone. */
+  link: Link;
 }
 
 /** How an attempt ended: done, failed for good (the seller is told), or queued again with backoff. */
