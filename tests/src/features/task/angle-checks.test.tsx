@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { db } from '../../../../src/offline/db';
 import type { UploadJob } from '../../../../src/offline/records';
-import { loadTaskPage, photoRecord, productDraft, renderTaskPage } from './task-page';
+import { clearDevice, loadTaskPage, photoRecord, productDraft, renderTaskPage } from './task-page';
 
 /** Every call the page makes, none of which reaches a network. */
 const calls: string[] = [];
@@ -23,9 +23,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
-    await Promise.all([db.drafts.clear(), db.photos.clear(), db.outbox.clear()]);
-  });
+  await clearDevice();
 });
 
 const now = Date.now();

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { AppDatabase, db } from '../../../../src/offline/db';
 import type { GenerateJob, UploadJob } from '../../../../src/offline/records';
-import { FIVE, loadTaskPage, photoRecord, productDraft, renderTaskPage, uploaded } from './task-page';
+import { clearDevice, FIVE, loadTaskPage, photoRecord, productDraft, renderTaskPage, uploaded } from './task-page';
 
 // Nothing here may reach a network: a call that tried would fail at once.
 vi.stubGlobal('fetch', () => Promise.reject(new TypeError('no network in unit tests')));
@@ -24,9 +24,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
-  await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
-    await Promise.all([db.drafts.clear(), db.photos.clear(), db.outbox.clear()]);
-  });
+  await clearDevice();
 });
 
 const now = Date.now();

@@ -9,7 +9,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { expose } from 'comlink';
 import type { CompressApi, CompressedPhoto } from '../../../../contract/capture';
 import { db } from '../../../../src/offline/db';
-import { FIVE, loadTaskPage, photoRecord, productDraft, renderTaskPage, uploaded } from './task-page';
+import { clearDevice, FIVE, loadTaskPage, photoRecord, productDraft, renderTaskPage, uploaded } from './task-page';
 
 vi.stubGlobal('fetch', () => Promise.reject(new TypeError('no network in unit tests')));
 
@@ -39,9 +39,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
-    await Promise.all([db.drafts.clear(), db.photos.clear(), db.outbox.clear()]);
-  });
+  await clearDevice();
 });
 
 const next = () => screen.getByTestId('task-next') as HTMLElement & { disabled: boolean };

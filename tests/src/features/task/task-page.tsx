@@ -8,6 +8,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { ShoeView } from '../../../../contract/enums';
 import { initI18n } from '../../../../src/lib/i18n';
 import { store } from '../../../../src/lib/store';
+import { db } from '../../../../src/offline/db';
 import type { DraftRecord, PhotoRecord, SlotRecord } from '../../../../src/offline/records';
 
 /** The page module, loaded once the texts are (it registers the account texts as it loads). */
@@ -44,4 +45,11 @@ export function uploaded(view: ShoeView): SlotRecord {
 
 export function productDraft(slots: DraftRecord['slots'], page: 1 | 2 = 1): DraftRecord {
   return { contentType: 'product', page, slots, shoeParams: {}, styles: null, updatedAt: 1 };
+}
+
+/** Empties the device's drafts, photos and outbox (after each test). */
+export async function clearDevice() {
+  await db.transaction('rw', db.drafts, db.photos, db.outbox, async () => {
+    await Promise.all([db.drafts.clear(), db.photos.clear(), db.outbox.clear()]);
+  });
 }
