@@ -6,7 +6,7 @@
 // the material's storage key (`materials/…`), which no upload address ever names: an upload
 // address still valid after the photo was accepted cannot replace the accepted photo.
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { pageOf, type ListOf } from '../db/pages';
 import { materials } from '../db/schema';
@@ -158,6 +158,21 @@ export async function acceptUpload(
     if (!received) await storage.delete(uploadKey).catch(() => {});
     throw rejection;
   }
+}
+
+/**
+ * Takes in the seller's photos among `ids` that are still pending: with S3 their bytes went
+ * straight to the bucket, and a task may be submitted before any photo check has read them there.
+ * Missing bytes answer 409 MATERIAL_NOT_UPLOADED, a bad file its rejection; ids that are not the
+ * seller's pending photos are left for the caller to refuse.
+ */
+export async function acceptPending(db: Database, storage: ObjectStorage, userId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const pending = await db
+    .select()
+    .from(materials)
+    .where(and(eq(materials.userId, userId), eq(materials.status, 'pending'), inArray(materials.id, [...ids])));
+  await Promise.all(pending.map((row) => acceptUpload(db, storage, row)));
 }
 
 /** The seller's photos and edit uploads (server/db/pages.ts). */

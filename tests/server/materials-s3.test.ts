@@ -176,6 +176,36 @@ describe('S3 storage', () => {
     expect(after.equals(other)).toBe(false);
   });
 
+  it('takes a task whose photos went straight to the bucket before any photo check read them; a photo not there yet is refused, uncharged', async () => {
+    const views = ['right_45', 'right_side', 'left_side', 'front', 'back'];
+    const tickets = await Promise.all(views.map((view) => registered(photo, `s3-task-photo-${view}`, JSON.stringify({ view }))));
+    for (const ticket of tickets.slice(1)) expect((await put(ticket.presigned_url, photo)).status).toBe(200);
+    const balance = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/tokens/balance', headers: headers() })).json().data.total_tokens;
+    const submit = (key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/content/generate',
+        headers: { ...headers(), 'idempotency-key': key },
+        payload: {
+          content_config: [{ content_module: 'PRODUCT_IMAGE', category: 'PRODUCT2', custom_params: { shoe_params: {} } }],
+          material_ids: tickets.map((ticket) => ticket.material_id),
+        },
+      });
+    const before = await balance();
+    const early = await submit('s3-task-0001');
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ error: 'MATERIAL_NOT_UPLOADED', message: 'The photo has not been uploaded yet.' });
+    expect(await balance()).toBe(before);
+
+    expect((await put(tickets[0]!.presigned_url, photo)).status).toBe(200);
+    const created = await submit('s3-task-0002');
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().data.total_tokens).toBe(before - created.json().data.cost);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: headers() })).json();
+    const statuses = tickets.map((ticket) => list.data.find((m: { id: string }) => m.id === ticket.material_id).status);
+    expect(statuses).toEqual(views.map(() => 'uploaded'));
+  });
+
   it('admits the bucket in the Content-Security-Policy, for uploads, pictures and videos', async () => {
     const csp = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
     expect(csp).toContain(`connect-src 'self' ${bucket.endpoint};`);

@@ -9,6 +9,7 @@ import { contentResponses } from '../../../contract/responses';
 import { generateRequestSchema, regenerateRequestSchema, taskIdParamsSchema, taskListQuerySchema } from '../../../contract/content';
 import { idempotencyHeadersSchema, idempotencyKeyRule } from '../../../contract/materials';
 import { HttpError } from '../../lib/errors';
+import { acceptPending } from '../../materials/materials';
 import { translate, type MessageKey } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { catalogue } from '../../content/catalogue';
@@ -34,6 +35,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const { user } = currentUser(request);
     await app.limit(`generate:user:${user.id}`, SUBMISSIONS_PER_HOUR);
+    await acceptPending(db, app.storage, user.id, body.material_ids);
     const created = await createTask(db, app.ledger, {
       userId: user.id,
       locale: request.locale,
