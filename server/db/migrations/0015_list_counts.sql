@@ -47,23 +47,35 @@ BEGIN
   ON CONFLICT (user_id, list, day) DO UPDATE SET n = k.n + excluded.n;
 END $$;
 --> statement-breakpoint
--- Tasks, photos and ledger entries, counted by the statement that inserts or deletes them.
+-- Tasks, photos and ledger entries, counted by the statement that inserts or deletes them: in
+-- plain statements (this runs on every submission and every ledger entry), holding a seller not
+-- counted yet for share first, as move_list_counts does.
 CREATE FUNCTION "count_list_rows"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM move_list_counts(
-    (SELECT jsonb_agg(jsonb_build_array(g.user_id, TG_TABLE_NAME, g.day, g.n))
-     FROM (SELECT c.user_id, list_day(c.created_at) AS day, count(*) AS n FROM changed c GROUP BY 1, 2) g),
-    CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END);
+  IF EXISTS (SELECT 1 FROM changed c LEFT JOIN counted_sellers s ON s.user_id = c.user_id WHERE s.counted IS NOT TRUE) THEN
+    PERFORM 1 FROM counted_sellers s WHERE s.user_id IN (SELECT c.user_id FROM changed c) ORDER BY s.user_id FOR SHARE;
+  END IF;
+  INSERT INTO list_counts AS k (user_id, list, day, n)
+  SELECT c.user_id, TG_TABLE_NAME, list_day(c.created_at), CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END * count(*)::integer
+  FROM changed c JOIN counted_sellers s ON s.user_id = c.user_id AND s.counted
+  WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id)
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (user_id, list, day) DO UPDATE SET n = k.n + excluded.n;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- Results, counted in their section of material history.
+-- Results, counted in their section of material history, the same way.
 CREATE FUNCTION "count_asset_rows"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM move_list_counts(
-    (SELECT jsonb_agg(jsonb_build_array(g.user_id, 'assets:' || g.section, g.day, g.n))
-     FROM (SELECT c.user_id, c.section, list_day(c.created_at) AS day, count(*) AS n FROM changed c GROUP BY 1, 2, 3) g),
-    CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END);
+  IF EXISTS (SELECT 1 FROM changed c LEFT JOIN counted_sellers s ON s.user_id = c.user_id WHERE s.counted IS NOT TRUE) THEN
+    PERFORM 1 FROM counted_sellers s WHERE s.user_id IN (SELECT c.user_id FROM changed c) ORDER BY s.user_id FOR SHARE;
+  END IF;
+  INSERT INTO list_counts AS k (user_id, list, day, n)
+  SELECT c.user_id, 'assets:' || c.section, list_day(c.created_at), CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END * count(*)::integer
+  FROM changed c JOIN counted_sellers s ON s.user_id = c.user_id AND s.counted
+  WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id)
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (user_id, list, day) DO UPDATE SET n = k.n + excluded.n;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
