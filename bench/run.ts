@@ -27,8 +27,16 @@
 //   - publishing 30 pictures to one Wildberries card (the stand-in, at WB's 100 requests a minute in
 //     bursts of 5): POST → done with all 30 applied within the limit's floor + 5 s, no 429 answered,
 //     and at most 100 requests in any 60 s
+//   - a million results (issue 34), only when named (`npm run bench -- scale`, minutes and gigabytes):
+//     2,000 sellers, 100,000 tasks and 1,000,000 results seeded; the lists and the balance of a
+//     seller with 5,000 tasks and 50,000 results p99 ≤ 20 ms at 50 clients, any page as fast as the
+//     first (each list query's plan printed), start-up, the newer migrations (writes going on),
+//     and the nightly sweeps within their budgets; on PGlite, and on PostgreSQL with BENCH_DATABASE_URL
+//   - a fleet (issue 34), only when named (`npm run bench -- fleet`, FLEET_SECONDS of load): two API
+//     nodes and two workers on PostgreSQL, FLEET_SELLERS sellers, one node and one worker killed
+//     half-way; 0 errors, every task completed and charged once
 // `npm run bench -- <section>…` runs only the named sections (web, start, capture, auth, studio,
-// tasks, generate, history, payments, money, renewals, editor, publish); the server is always built and started once on a fresh directory.
+// tasks, generate, history, payments, money, renewals, editor, publish, fleet, scale); the server is always built and started once on a fresh directory.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +57,7 @@ import { renewalsUnderLoad } from './lib/renewals';
 import { MONEY_STEPS, moneyModelFigures } from './lib/money';
 import { publishFigures } from './lib/publish';
 import { fleetRows } from './lib/fleet-rows';
+import { scaleFigures } from './lib/scale-section';
 import { ROOT, startServer } from './lib/server';
 import { openPglite, openPostgres, type Database } from '../server/db/client';
 
@@ -64,14 +73,17 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** `npm run bench -- history start`: only the named sections (every one when none is named). */
-const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments', 'money', 'renewals', 'editor', 'publish', 'fleet'] as const;
+const SECTIONS = ['web', 'start', 'capture', 'auth', 'studio', 'tasks', 'generate', 'history', 'payments', 'money', 'renewals', 'editor', 'publish', 'fleet', 'scale'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length > 0) {
   console.error(`No bench section ${unknown.join(', ')}; the sections are ${SECTIONS.join(', ')}.`);
   process.exit(2);
 }
-const runs = (section: (typeof SECTIONS)[number]) => only.length === 0 || only.includes(section);
+/** Sections that take many minutes (and, for scale, gigabytes): run only when named. */
+const ONLY_WHEN_NAMED: readonly string[] = ['fleet', 'scale'];
+/** Every section when none is named, but fleet and scale only when named. */
+const runs = (section: (typeof SECTIONS)[number]) => only.includes(section) || (only.length === 0 && !ONLY_WHEN_NAMED.includes(section));
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 /** Resident memory once the server has been idle a moment after answering its first request. */
 async function idleResident(server: { residentBytes(): number }) {
@@ -84,6 +96,8 @@ const distDir = path.join(ROOT, 'dist');
 let criticalFiles: string[] = [];
 /** The files the editor's JavaScript figure adds up, listed after the table. */
 let editorFiles: string[] = [];
+/** The scale section's list query plans, printed after the table. */
+const scalePlans: string[] = [];
 if (runs('web') || runs('capture') || runs('payments') || runs('editor')) {
   console.log('Building the web app…');
   await build({ root: ROOT, logLevel: 'warn' });
@@ -468,6 +482,15 @@ try {
     }
   }
 
+  // A database of its own on each database kind, dropped afterwards (see lib/scale-section.ts).
+  if (runs('scale')) {
+    for (const [name, database] of databases) {
+      const scale = await scaleFigures(name === 'PGlite' ? 'PGlite' : 'PostgreSQL', database.DATABASE_URL, dataDir);
+      rows.push(...scale.rows);
+      scalePlans.push(...scale.plans);
+    }
+  }
+
   // Renewals last: the 10,000 subscribers they add stay in the data directory. The job's run is
   // called in this process (see lib/renewals.ts), the balance asked from a child process.
   if (runs('renewals')) {
@@ -515,6 +538,7 @@ for (const row of rows) {
 }
 if (criticalFiles.length > 0) console.log(`\nJavaScript on the critical path of /: ${criticalFiles.join(', ')}`);
 if (editorFiles.length > 0) console.log(`\nThe editor's own JavaScript: ${editorFiles.join(', ')}`);
+for (const plan of scalePlans) console.log(`\n${plan}`);
 fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
 fs.writeFileSync(
   path.join(ROOT, 'bench', 'results', 'latest.json'),

@@ -1,9 +1,10 @@
-// Answers of the history lists (GET /content/tasks, GET /content/assets) kept in memory by seller,
-// list, page and language, each with the seller's content version it was made at. The version is
-// kept by database triggers on every table a list shows (migrations 0005, 0006), so one
-// primary-key read tells whether a kept answer is still exactly what the database holds, on any API node. A list
-// read again unchanged (a refresh, a poll, the task-updated event on other devices) then costs
-// that read instead of five queries and building the answer.
+// Answers of the history lists (GET /content/tasks, GET /content/assets), the photos list, the
+// consumption history and the balance, kept in memory by seller, list, page and language, each
+// with the seller's content version it was made at. The version is kept by database triggers on
+// every table an answer shows (migrations 0005, 0006, 0016), so one primary-key read tells
+// whether a kept answer is still exactly what the database holds, on any API node. An answer read
+// again unchanged (a refresh, a poll, the task-updated event on other devices) then costs that
+// read instead of its queries and building the answer.
 // Measured by `npm run bench -- history` (1,000 tasks / 5,000 results, 50 clients, PGlite, 2
 // cores, 2026-11-23), with and without kept answers: GET /content/tasks 4,517 vs 102 req/s (p99
 // 51 ms vs 6.4 s, 12 requests timed out); GET /content/assets 6,896 vs 347 req/s (p99 26 vs 576 ms).
@@ -34,6 +35,8 @@ interface Kept {
 
 export class ListAnswers {
   private readonly kept = new Map<string, Kept>();
+  /** Answers being made, by key and version: requests that miss at once wait for the one. */
+  private readonly making = new Map<string, Promise<string>>();
 
   constructor(
     private readonly maxAgeMs = LIST_ANSWER_MAX_AGE_MS,
@@ -63,6 +66,25 @@ export class ListAnswers {
 
   get size(): number {
     return this.kept.size;
+  }
+
+  /**
+   * `build`'s answer for `key` at `version`, kept; while one is being made, a request for the
+   * same key and version waits for it rather than making it again (fifty clients opening a page
+   * nobody has asked for since it changed make it once).
+   */
+  async make(key: string, version: number, build: () => Promise<string>): Promise<string> {
+    const id = `${version}|${key}`;
+    const making = this.making.get(id);
+    if (making) return making;
+    const made = build()
+      .then((body) => {
+        this.set(key, version, body);
+        return body;
+      })
+      .finally(() => this.making.delete(id));
+    this.making.set(id, made);
+    return made;
   }
 }
 
@@ -120,11 +142,7 @@ export async function listAnswer(
   const answers = listAnswersOf(db);
   const version = knownVersion ?? (await currentVersion(db, userId));
   const full = `${userId}|${key}`;
-  const kept = answers.get(full, version);
-  if (kept !== null) return kept;
-  const body = await build();
-  answers.set(full, version, body);
-  return body;
+  return answers.get(full, version) ?? answers.make(full, version, build);
 }
 
 /**

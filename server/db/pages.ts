@@ -36,7 +36,9 @@ export function pageStatement(table: PgTable, list: ListOf, page: number, pageSi
   const days = counting
     ? sql`SELECT list_day(created_at) AS day, count(*)::integer AS n FROM ${table} WHERE ${own} GROUP BY 1`
     : sql`SELECT day, sum(n)::integer AS n FROM list_counts WHERE user_id = ${list.userId} AND list = ANY(${lists}) AND (SELECT counted FROM kept) GROUP BY day`;
-  return sql`
+  // A SELECT around the WITH: the embedded database's client counts statements that may write
+  // (server/db/pglite-prepared.ts), and one beginning with WITH might.
+  return sql`SELECT * FROM (
     WITH kept AS (
       SELECT ${counting ? sql`true` : kept} AS counted
     ), days AS (
@@ -57,7 +59,8 @@ export function pageStatement(table: PgTable, list: ListOf, page: number, pageSi
         AND created_at < to_timestamp((bounds.first_day + 1)::double precision * 86400)
       ORDER BY created_at DESC, id DESC
       OFFSET ${offset} - bounds.before LIMIT ${pageSize}
-    ) AS page ON true`;
+    ) AS page ON true
+  ) AS list_page`;
 }
 
 /** One page of the seller's list and how many rows the list holds, read in one statement. */

@@ -416,9 +416,10 @@ export const assets = pgTable(
 );
 
 /**
- * How many times each seller's tasks, their outputs, results or photos have changed: moved by
- * triggers on those tables (migrations 0005 and 0006) and, for a new task, by the statement that inserts it,
- * so any API node can tell whether a list it answered before is still true without reading it.
+ * How many times each seller's tasks, their outputs, results, photos or ledger entries have
+ * changed: moved by triggers on those tables (migrations 0005, 0006 and 0016) and, for a new task,
+ * by the statement that inserts it, so any API node can tell whether a list (or the balance) it
+ * answered before is still true without reading it.
  */
 export const contentVersions = pgTable('content_versions', {
   userId: uuid('user_id')

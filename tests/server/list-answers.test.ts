@@ -100,6 +100,36 @@ describe('kept list answers', () => {
     expect(ru.outputs[0].error).not.toBe((await task()).outputs[0].error);
   }, 60_000);
 
+  it('answers photos, the history and the balance again unchanged, and differently after a new photo or entry', async () => {
+    const db = t.app.database.db;
+    const cleo = await signedInSeller(t, 'cleokept');
+    const routes = ['/api/v1/materials/list', '/api/v1/tokens/history', '/api/v1/tokens/balance'];
+    const answers = async () => Promise.all(routes.map(async (route) => (await get(cleo.token, route)).body));
+    const [photos, history, balance] = await answers();
+    expect(await answers()).toEqual([photos, history, balance]);
+
+    // A photo registered through the API is in the list at once.
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/materials/upload',
+      headers: { ...auth(cleo.token), 'idempotency-key': 'kept-photo-1' },
+      payload: { file_name: 'front.jpg', file_type: 'image/jpeg', file_size: 1000, description: JSON.stringify({ view: 'front' }) },
+    });
+    const listed = JSON.parse((await answers())[0]!);
+    expect(listed.data[0].id).toBe(registered.json().data.material_id);
+    expect(listed.meta.total).toBe(JSON.parse(photos!).meta.total + 1);
+
+    // A credit made straight in the database (a notification on another node) is in the history and the balance at once.
+    await t.app.ledger.creditTopUp(cleo.id, 'kept-credit', 25);
+    const [, historyAfter, balanceAfter] = await answers();
+    expect(JSON.parse(historyAfter!).data[0]).toMatchObject({ type: 'top_up', amount: 25 });
+    expect(JSON.parse(balanceAfter!).data.total_tokens).toBe(JSON.parse(balance!).data.total_tokens + 25);
+    // And a lapse: tokens of a lot whose time has come, with their entry.
+    await db.execute(sql`UPDATE token_lots SET expires_at = now() - interval '1 minute' WHERE user_id = ${cleo.id} AND remaining > 0`);
+    await t.app.ledger.expireFor(cleo.id, new Date());
+    expect(JSON.parse((await answers())[2]!).data.total_tokens).toBe(0);
+  });
+
   it('moves one seller’s version once per statement, and no one else’s', async () => {
     const db = t.app.database.db;
     const annaBefore = await contentVersion(db, anna.id);
@@ -125,6 +155,21 @@ describe('kept list answers', () => {
 });
 
 describe('ListAnswers', () => {
+  it('makes an answer once for the requests that miss it at once', async () => {
+    const answers = new ListAnswers();
+    let made = 0;
+    const build = async () => {
+      made += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return `answer ${made}`;
+    };
+    const all = await Promise.all(Array.from({ length: 5 }, () => answers.make('a', 1, build)));
+    expect(all).toEqual(Array(5).fill('answer 1'));
+    expect(answers.get('a', 1)).toBe('answer 1');
+    // Another version is made again.
+    expect(await answers.make('a', 2, build)).toBe('answer 2');
+  });
+
   it('gives an answer back only at its version and while fresh', () => {
     let now = 0;
     const answers = new ListAnswers(1000, 10, () => now);

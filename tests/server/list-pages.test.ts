@@ -4,6 +4,9 @@
 // sweep, a row moved to another day, a seller's deletion, a seller counted after the fact, and
 // changes made while that seller is being counted (on PostgreSQL, from other connections).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
@@ -15,7 +18,9 @@ import { assetsList } from '../../server/content/assets';
 import { materialsList } from '../../server/materials/materials';
 import { ledgerList } from '../../server/ledger/ledger';
 import type { MaterialSection } from '../../contract/assets';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config/env';
+import { borrowed, createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -248,6 +253,26 @@ describe('the counts by day', () => {
     expect(await listCountsOff(db)).toBe(0);
     await expectSamePages(dora.id, [4]);
     expect(await countSellers(db)).toBe(0);
+  });
+
+  it('are made in the background once a server starts, for every seller from before them', async () => {
+    const db = t.app.database.db;
+    const gus = await signedInSeller(t, 'guspages');
+    await rowsFor(gus.id, 12);
+    await uncount(gus.id);
+    // Another node starting on the same database.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-test-'));
+    const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-web-build'), RUN_JOBS: 'false', PAYMENTS_SANDBOX: 'true' });
+    const node = await buildApp({ config, database: borrowed(t.app.database), logger: false });
+    try {
+      await node.ready();
+      for (let waited = 0; !(await countedNow(gus.id)) && waited < 10_000; waited += 50) await sleep(50);
+      expect(await countedNow(gus.id)).toBe(true);
+      expect(await listCountsOff(db)).toBe(0);
+    } finally {
+      await node.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('count a change made while its seller is being counted once, whichever holds the seller first', async () => {

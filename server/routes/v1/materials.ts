@@ -18,6 +18,7 @@ import { DOWNLOAD_URL_LIFETIME_S, UPLOAD_URL_LIFETIME_S } from '../../storage/st
 import { deleteOwn, findOwnByKey, listOwn, publicMaterial, registerUpload, uploadKeyOf } from '../../materials/materials';
 import { storageUsage } from '../../materials/quota';
 import { shoeCategories } from '../../materials/shoe-categories';
+import { listAnswer, sendSerialised, serialisedAnswer } from '../../content/list-answers';
 
 const REGISTRATIONS_PER_HOUR = { max: 600, windowMs: 60 * 60 * 1000 };
 
@@ -110,16 +111,19 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       onRequest: app.requireUser,
     },
-    async (request) => {
+    async (request, reply) => {
       const { user } = currentUser(request);
       const { page, page_size } = request.query;
-      const { rows, total } = await listOwn(db, user.id, page, page_size);
-      return {
-        code: 200,
-        message: translate(request.locale, 'OK'),
-        data: await Promise.all(rows.map((row) => publicMaterial(row, app.storage))),
-        meta: { total, total_pages: Math.ceil(total / page_size), page },
-      };
+      const body = await listAnswer(db, user.id, `materials|${page}|${page_size}|${request.locale}`, async () => {
+        const { rows, total } = await listOwn(db, user.id, page, page_size);
+        return serialisedAnswer(reply, {
+          code: 200,
+          message: translate(request.locale, 'OK'),
+          data: await Promise.all(rows.map((row) => publicMaterial(row, app.storage))),
+          meta: { total, total_pages: Math.ceil(total / page_size), page },
+        });
+      }, request.contentVersion);
+      return sendSerialised(reply, body);
     },
   );
 

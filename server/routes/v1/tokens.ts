@@ -7,6 +7,7 @@ import { topUpRequestSchema, type ConsumptionEntry } from '../../../contract/bil
 import { translate } from '../../lib/i18n';
 import { currentUser } from '../../plugins/auth';
 import { tiersOf } from '../../billing/prices';
+import { listAnswer, sendSerialised, serialisedAnswer } from '../../content/list-answers';
 
 /** Checkouts one seller may start in an hour: plenty for a person, few for a script. */
 const TOP_UPS_PER_HOUR = { max: 30, windowMs: 60 * 60 * 1000 };
@@ -18,6 +19,7 @@ const historyQuerySchema = z.object({
 });
 
 export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
   const ok = (locale: Parameters<typeof translate>[0]) => translate(locale, 'OK');
 
   app.get(
@@ -26,13 +28,17 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { summary: 'The token balance, and when some of it next lapses', tags: ['tokens'], security: [{ bearer: [] }], response: tokenResponses.balance },
       onRequest: app.requireUser,
     },
-    async (request) => {
-      const wallet = await app.ledger.walletOf(currentUser(request).user.id);
-      return {
-        code: 200,
-        message: ok(request.locale),
-        data: { total_tokens: wallet.total, expires_at: wallet.expiresAt?.toISOString() ?? null, expiring_tokens: wallet.expiring },
-      };
+    async (request, reply) => {
+      const { user } = currentUser(request);
+      const body = await listAnswer(db, user.id, `balance|${request.locale}`, async () => {
+        const wallet = await app.ledger.walletOf(user.id);
+        return serialisedAnswer(reply, {
+          code: 200,
+          message: ok(request.locale),
+          data: { total_tokens: wallet.total, expires_at: wallet.expiresAt?.toISOString() ?? null, expiring_tokens: wallet.expiring },
+        });
+      }, request.contentVersion);
+      return sendSerialised(reply, body);
     },
   );
 
@@ -90,18 +96,21 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       onRequest: app.requireUser,
     },
-    async (request) => {
+    async (request, reply) => {
       const { user } = currentUser(request);
       const { page, page_size } = request.query;
-      const { entries, total } = await app.ledger.entriesOf(user.id, { page, pageSize: page_size });
-      const data: ConsumptionEntry[] = entries.map((entry) => ({
-        id: String(entry.id),
-        type: entry.type,
-        created_at: entry.createdAt.toISOString(),
-        amount: entry.amount,
-        expires_at: entry.expiresAt?.toISOString() ?? null,
-      }));
-      return { code: 200, message: ok(request.locale), data, meta: { total, total_pages: Math.ceil(total / page_size), page } };
+      const body = await listAnswer(db, user.id, `history|${page}|${page_size}|${request.locale}`, async () => {
+        const { entries, total } = await app.ledger.entriesOf(user.id, { page, pageSize: page_size });
+        const data: ConsumptionEntry[] = entries.map((entry) => ({
+          id: String(entry.id),
+          type: entry.type,
+          created_at: entry.createdAt.toISOString(),
+          amount: entry.amount,
+          expires_at: entry.expiresAt?.toISOString() ?? null,
+        }));
+        return serialisedAnswer(reply, { code: 200, message: ok(request.locale), data, meta: { total, total_pages: Math.ceil(total / page_size), page } });
+      }, request.contentVersion);
+      return sendSerialised(reply, body);
     },
   );
 };
