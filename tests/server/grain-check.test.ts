@@ -9,7 +9,8 @@ import { analysePhoto, refusal } from '../../server/materials/findings';
 
 const subjectOf = async (bytes: Buffer) => (await analysePhoto(bytes)).find((f) => f.check === 'subject')!;
 
-describe('the photo check at every grain level and light', () => {
+// Each case runs the segmentation network: seconds of both cores, and minutes on a busy machine.
+describe('the photo check at every grain level and light', { timeout: 300_000 }, () => {
   it.each(cases('centred'))('passes a centred shoe with wide margins: $light light, grain $grain', async ({ options }) => {
     const findings = await analysePhoto(await cameraShot(options));
     expect(findings.find((f) => f.check === 'subject')).toMatchObject({ ok: true, verdict: 'SUBJECT_OK' });

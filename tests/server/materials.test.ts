@@ -390,7 +390,8 @@ describe('listing, reading and deleting', () => {
   });
 });
 
-describe('verify-angle', () => {
+// Each check runs the segmentation network: sized for a busy machine.
+describe('verify-angle', { timeout: 300_000 }, () => {
   const verify = (token: string, material_id: string, view = 'right_45') =>
     t.app.inject({ method: 'POST', url: '/api/v1/shoe-verification/verify-angle', headers: auth(token), payload: { material_id, view } });
 

@@ -60,7 +60,8 @@ beforeAll(async () => {
     const photo = await shoePhoto({ width: 1400, height: 1050, seed: i + 1, colour: [150, 60, 40] });
     views.push({ view, cutout: await cutOut(photo.jpeg) });
   }
-}, 60_000);
+  // Six segmentations: sized for a busy machine.
+}, 300_000);
 
 describe('segmentation', () => {
   it.each([
