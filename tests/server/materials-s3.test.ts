@@ -187,13 +187,13 @@ describe('S3 storage', () => {
         url: '/api/v1/content/generate',
         headers: { ...headers(), 'idempotency-key': key },
         payload: {
-          content_config: [{ content_module: 'PRODUCT_IMAGE', category: 'PRODUCT2', custom_params: { shoe_params: {} } }],
+          content_config: [{ content_module: 'PRODUCT_IMAGE', category: 'PRODUCT2', custom_params: { shoe_params: {} }, name: 'PRODUCT2', selected: true }],
           material_ids: tickets.map((ticket) => ticket.material_id),
         },
       });
     const before = await balance();
     const early = await submit('s3-task-0001');
-    expect(early.statusCode).toBe(409);
+    expect(early.statusCode, early.body).toBe(409);
     expect(early.json()).toMatchObject({ error: 'MATERIAL_NOT_UPLOADED', message: 'The photo has not been uploaded yet.' });
     expect(await balance()).toBe(before);
 
