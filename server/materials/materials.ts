@@ -130,7 +130,13 @@ export async function acceptUpload(
   const uploadKey = uploadKeyOf(material.storageKey);
   try {
     const bytes = received ?? (await storage.get(uploadKey, MAX_UPLOAD_BYTES));
-    if (!bytes) throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
+    if (!bytes) {
+      // Taken in meanwhile by another request (a photo check and a task at once), which removed
+      // the upload key once the clean copy was stored.
+      const [now] = await db.select().from(materials).where(eq(materials.id, material.id));
+      if (now?.status === 'uploaded') return now;
+      throw new HttpError(409, 'MATERIAL_NOT_UPLOADED', 'MATERIAL_NOT_UPLOADED');
+    }
     // The upload address takes only the declared size; a bucket that does not hold it to that
     // (an S3-compatible server that ignores signed headers) is held to it here.
     if (bytes.length !== material.fileSize) throw new ImageRejected(400, 'UPLOAD_SIZE_MISMATCH');

@@ -9,6 +9,9 @@ import { shoePhoto } from '../fixtures/shoes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
 import { startBucket, type FakeBucket } from '../support/fakes/s3';
+import { eq } from 'drizzle-orm';
+import { materials } from '../../server/db/schema';
+import { acceptUpload } from '../../server/materials/materials';
 
 let t: TestApp;
 let bucket: FakeBucket;
@@ -204,6 +207,18 @@ describe('S3 storage', () => {
     const list = (await t.app.inject({ method: 'GET', url: '/api/v1/materials/list?page_size=50', headers: headers() })).json();
     const statuses = tickets.map((ticket) => list.data.find((m: { id: string }) => m.id === ticket.material_id).status);
     expect(statuses).toEqual(views.map(() => 'uploaded'));
+  });
+
+  it('takes a photo a photo check took in the meantime as taken, though its upload key is gone', async () => {
+    const ticket = await registered(photo, 's3-race-0001');
+    expect((await put(ticket.presigned_url, photo)).status).toBe(200);
+    // A task's submission read the row while the photo was pending…
+    const [stale] = await t.app.database.db.select().from(materials).where(eq(materials.id, ticket.material_id));
+    expect(stale!.status).toBe('pending');
+    // …and a photo check took the photo and removed its upload key before the submission read it.
+    expect((await verify(ticket.material_id)).statusCode).toBe(200);
+    const taken = await acceptUpload(t.app.database.db, t.app.storage, stale!);
+    expect(taken).toMatchObject({ id: ticket.material_id, status: 'uploaded' });
   });
 
   it('admits the bucket in the Content-Security-Policy, for uploads, pictures and videos', async () => {
