@@ -4,7 +4,7 @@
 // the reason a shot is refused. The check alone, with no database: verify-angle and the intake on
 // the same shots are grain.test.ts.
 import { describe, expect, it } from 'vitest';
-import { cameraShot, cases, GRAINS, UNUSABLE } from '../support/camera-shots';
+import { cases, GRAINS, storedShot, UNUSABLE } from '../support/camera-shots';
 import { analysePhoto, refusal } from '../../server/materials/findings';
 
 const subjectOf = async (bytes: Buffer) => (await analysePhoto(bytes)).find((f) => f.check === 'subject')!;
@@ -12,24 +12,24 @@ const subjectOf = async (bytes: Buffer) => (await analysePhoto(bytes)).find((f) 
 // Each case runs the segmentation network: seconds of both cores, and minutes on a busy machine.
 describe('the photo check at every grain level and light', { timeout: 300_000 }, () => {
   it.each(cases('centred'))('passes a centred shoe with wide margins: $light light, grain $grain', async ({ options }) => {
-    const findings = await analysePhoto(await cameraShot(options));
+    const findings = await analysePhoto(await storedShot(options));
     expect(findings.find((f) => f.check === 'subject')).toMatchObject({ ok: true, verdict: 'SUBJECT_OK' });
     expect(refusal(findings), JSON.stringify(findings)).toBeNull();
   });
 
   it.each(cases('cut'))('says a shoe crossing the frame’s edge is cut off: $light light, grain $grain', async ({ options }) => {
-    expect(await subjectOf(await cameraShot(options))).toMatchObject({ ok: false, verdict: 'SUBJECT_CUT_OFF' });
+    expect(await subjectOf(await storedShot(options))).toMatchObject({ ok: false, verdict: 'SUBJECT_CUT_OFF' });
   });
 
   it.each(Object.entries(UNUSABLE).flatMap(([name, { options, reason }]) => GRAINS.map((grain) => ({ name, grain, options: { ...options, grain }, reason }))))(
     'refuses a shot $name: grain $grain',
     async ({ options, reason }) => {
-      expect(refusal(await analysePhoto(await cameraShot(options)))).toBe(reason);
+      expect(refusal(await analysePhoto(await storedShot(options)))).toBe(reason);
     },
   );
 
   it('takes a black shoe in a lit frame as well exposed, and the same shoe in a frame a fifth as bright as dark', async () => {
-    const exposure = async (options: { exposure?: number }) => (await analysePhoto(await cameraShot({ colour: [3, 3, 4], ...options }))).find((f) => f.check === 'exposure')!;
+    const exposure = async (options: { exposure?: number }) => (await analysePhoto(await storedShot({ colour: [3, 3, 4], ...options }))).find((f) => f.check === 'exposure')!;
     const lit = await exposure({});
     // The shoe itself is as dark as the dark shot's would be: only the frame tells them apart.
     expect(lit.value).toBeLessThan(22);
@@ -38,7 +38,7 @@ describe('the photo check at every grain level and light', { timeout: 300_000 },
   });
 
   it.each(GRAINS)('gives a busy background as advice, never as the reason a shot is refused: grain %i', async (grain) => {
-    const findings = await analysePhoto(await cameraShot({ background: 'busy', grain }));
+    const findings = await analysePhoto(await storedShot({ background: 'busy', grain }));
     expect(findings.find((f) => f.check === 'background')).toMatchObject({ ok: false, verdict: 'BACKGROUND_BUSY' });
     // Taken, or refused only when the network could not tell the shoe from the drawn clutter.
     expect([null, 'SUBJECT_LOW_CONTRAST']).toContain(refusal(findings));
