@@ -33,6 +33,8 @@ async function materialsOnServer(page: Page): Promise<{ id: string; status: stri
 test.describe.configure({ timeout: 120_000 });
 
 test('batch upload fills the slots in order and every photo reaches the server once', async ({ page, request }) => {
+  // Seven photo checks, each a segmentation queued with other journeys' on a busy machine.
+  test.setTimeout(360_000);
   const seller = await createVerifiedSeller(request, 'cap');
   await page.goto('/');
   await signIn(page, seller.username, seller.password, { remember: true, firstTime: true });
@@ -57,7 +59,8 @@ test('batch upload fills the slots in order and every photo reaches the server o
     mimeType: 'image/jpeg',
     buffer: (await shoePhoto({ background: 'busy', seed: 5 })).jpeg,
   });
-  await expect(task.getByTestId('warnings-optional1')).toContainText('Совет: в кадре есть посторонние предметы; на однотонном фоне край будет чище.', { timeout: 60_000 });
+  // Its check waits behind the six photos' and other journeys' segmentations: sized for a busy machine.
+  await expect(task.getByTestId('warnings-optional1')).toContainText('Совет: в кадре есть посторонние предметы; на однотонном фоне край будет чище.', { timeout: 240_000 });
 
   // A HEIC photo is refused with SPEC's words, and nothing is added.
   await task.getByTestId('batch-input').setInputFiles({ name: 'IMG_0001.HEIC', mimeType: 'image/heic', buffer: Buffer.from('heic') });
