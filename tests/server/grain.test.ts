@@ -80,7 +80,8 @@ describe('verify-angle and the intake', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json().data;
-    const deadline = Date.now() + 120_000;
+    // Sized for a busy machine: six cut-outs.
+    const deadline = Date.now() + 240_000;
     let task: { status: string; failure_type: string | null };
     for (;;) {
       task = (await t.app.inject({ method: 'GET', url: `/api/v1/content/tasks/${id}`, headers: headers() })).json().data;
@@ -88,5 +89,5 @@ describe('verify-angle and the intake', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect([task.status, task.failure_type]).toEqual(['completed', null]);
-  }, 180_000);
+  }, 300_000);
 });
