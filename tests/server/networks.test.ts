@@ -1,7 +1,8 @@
 // The studio's networks run on a thread of their own (networks.ts): while the segmentation
 // computes, the thread that asked — the server's, in the embedded default — goes on answering;
 // a model onnxruntime cannot read is refused without taking the thread down; a stop lets the run
-// under way finish; and a thread that stopped is started again, with its sessions, on the next run.
+// under way finish; a thread that stopped is started again, with its sessions, on the next run;
+// and the segmentation that keeps its memory answers as the one that gives it back.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +10,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../server/studio/detector';
 import { decodeOutputs, encodeOutputs } from '../../server/studio/network-answers';
-import { NetworkFailed, openNetwork, stopNetworks } from '../../server/studio/networks';
-import { loadModel, salience } from '../../server/studio/saliency';
+import { NetworkFailed, openNetwork, runNetwork, stopNetworks, type Network } from '../../server/studio/networks';
+import { loadModel, SALIENCY, salience } from '../../server/studio/saliency';
 import { phoneShoePhoto } from '../fixtures/phone-shoes';
 
 // This file is about the runs themselves: none is answered from the suite's kept answers.
@@ -104,4 +105,40 @@ describe('the networks’ thread', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps the segmentation’s memory between runs only where NETWORK_MEMORY_KEPT says so, and answers the same to the bit', async () => {
+    const setting = process.env.NETWORK_MEMORY_KEPT;
+    /** The segmentation's own model and options, made as the setting says. */
+    const made = async (kept: string | undefined, name: string): Promise<Network> => {
+      if (kept === undefined) delete process.env.NETWORK_MEMORY_KEPT;
+      else process.env.NETWORK_MEMORY_KEPT = kept;
+      try {
+        const { model, options } = await SALIENCY.make();
+        return { name, make: async () => ({ model, options }) };
+      } finally {
+        if (setting === undefined) delete process.env.NETWORK_MEMORY_KEPT;
+        else process.env.NETWORK_MEMORY_KEPT = setting;
+      }
+    };
+    const released = await made(undefined, 'saliency-released');
+    const kept = await made('true', 'saliency-kept');
+    expect((await released.make()).options.enableCpuMemArena).toBe(false);
+    expect((await kept.make()).options.enableCpuMemArena).toBe(true);
+    await expect(made('sometimes', 'saliency-unread')).rejects.toThrow();
+
+    // A shoe photo as the network takes it, the same for both.
+    const square = await sharp((await phoneShoePhoto({ seed: 923 })).jpeg).resize(1024, 1024, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+    const input = () => {
+      const plane = 1024 * 1024;
+      const data = new Float32Array(3 * plane);
+      for (let i = 0; i < plane; i += 1) for (let c = 0; c < 3; c += 1) data[c * plane + i] = (square[i * 3 + c]! - 128) / 256;
+      return { input: { data, dims: [1, 3, 1024, 1024] } };
+    };
+    const bits = async (network: Network) => Buffer.from((await runNetwork(network, input(), ['output'])).output!.data.buffer);
+    const first = await bits(released);
+    expect(first.length).toBe(1024 * 1024 * 4);
+    // Twice with the memory kept: the second run is the one that reuses it.
+    expect((await bits(kept)).equals(first)).toBe(true);
+    expect((await bits(kept)).equals(first)).toBe(true);
+  }, 120_000);
 });
