@@ -40,6 +40,9 @@ export async function createVerifiedSeller(request: APIRequestContext, prefix: s
 export async function openLogin(page: Page) {
   // Wide screens have the sign-in button in the bar; phones have it in the drawer.
   const inline = activePage(page).getByTestId('login-button');
+  // Either is shown once the bar is drawn: asked before that (a busy machine), a wide screen would
+  // look for the drawer's button, which it never shows.
+  await expect(inline.or(activePage(page).getByTestId('menu-button')).filter({ visible: true }).first()).toBeVisible();
   if (await inline.isVisible()) {
     await inline.click();
   } else {
