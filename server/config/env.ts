@@ -15,9 +15,6 @@ const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
-/** A yes-or-no setting read where the process's config is not handed (the studio's networks). */
-export const envFlag = (name: 'NETWORK_MEMORY_KEPT') => booleanText.default(false).parse(process.env[name]);
-
 const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -153,6 +150,9 @@ const envSchema = z.object({
     for (const message of routes.problems) ctx.addIssue({ code: 'custom', path: ['ENGINE_ROUTES'], message });
   }
 });
+
+/** A yes-or-no setting read, as the schema reads it, where the config is not handed (the studio's networks). */
+export const envFlag = (name: 'NETWORK_MEMORY_KEPT') => envSchema.shape[name].parse(process.env[name]);
 
 /**
  * ENGINE_ROUTES (`HALF_BODY=comfyui, FULL_BODY=comfyui`): the engine per category, and what is
