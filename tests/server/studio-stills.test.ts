@@ -8,9 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { deltaE2000, rgbToCieLab, type Rgb } from '../../contract/colour';
 import { PRODUCT_PRESETS, type ProductPreset } from '../../contract/enums';
-import { phoneShoePhoto, type PhoneShoeOptions, type PhoneView } from '../fixtures/phone-shoes';
+import { phoneShoePhoto, type PhoneShoeOptions } from '../fixtures/phone-shoes';
 import { shoePhoto } from '../fixtures/shoes';
 import { medianAndP95, productColourShifts } from '../support/colour-shifts';
+import { studioViews } from '../support/studio-views';
 import { cutOut, type Cutout } from '../../server/studio/segment';
 import {
   CARD_SIZE,
@@ -320,7 +321,6 @@ describe('PRODUCT, in each look', () => {
 
 // ——— The other stills ———
 
-const VIEWS: PhoneView[] = ['right_45', 'right_side', 'left_side', 'front', 'back'];
 let views: ViewCutout[];
 const others = new Map<string, Decoded>();
 
@@ -328,7 +328,7 @@ async function other(name: 'card' | 'poster' | 'still' | 'colour'): Promise<Deco
   if (!others.has(name)) {
     const make = {
       card: () => multiAngleCard(views, 'en'),
-      poster: () => poster(views, { headline: 'Olive canvas sneakers', details: 'Heel 3 cm' }, 'ru'),
+      poster: () => poster(views, { headline: 'Red leather sneakers', details: 'Heel 3 cm' }, 'ru'),
       still: () => stillLife(views),
       colour: () => colourCard(views, 'zh'),
     }[name];
@@ -340,12 +340,8 @@ async function other(name: 'card' | 'poster' | 'still' | 'colour'): Promise<Deco
 }
 
 beforeAll(async () => {
-  views = [];
-  for (const [i, view] of VIEWS.entries()) {
-    const photo = await phoneShoePhoto({ seed: 20 + i, view, upper: [92, 104, 58], accent: [74, 84, 46] });
-    views.push({ view, cutout: await cutOut(photo.jpeg) });
-  }
-  // Six segmentations, bounded for a busy machine as above.
+  views = await studioViews();
+  // Five segmentations, bounded for a busy machine as above.
 }, 300_000);
 
 describe('the other stills', () => {

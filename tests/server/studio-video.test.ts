@@ -8,12 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { shoePhoto } from '../fixtures/shoes';
-import { cutOut } from '../../server/studio/segment';
-import type { Rendered, ViewCutout } from '../../server/studio/layouts';
+import type { Rendered } from '../../server/studio/layouts';
 import { creativeVideo, locateFfmpeg, SCENES } from '../../server/studio/video';
+import { studioViews } from '../support/studio-views';
 
-const VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
 const SCENE_NAMES = Object.keys(SCENES) as (keyof typeof SCENES)[];
 const WIDTH = 1080;
 const HEIGHT = 1920;
@@ -62,11 +60,7 @@ const meanDifference = (a: Buffer, b: Buffer) => {
 describe('the ten themed videos', () => {
   beforeAll(async () => {
     expect(ffmpeg, 'ffmpeg is installed (Debian ffmpeg; .ci/run)').not.toBeNull();
-    const views: ViewCutout[] = [];
-    for (const [i, view] of VIEWS.entries()) {
-      const photo = await shoePhoto({ width: 1400, height: 1050, seed: 30 + i, colour: [40, 90, 170] });
-      views.push({ view, cutout: await cutOut(photo.jpeg) });
-    }
+    const views = await studioViews();
     // One at a time: each run already keeps two cores busy.
     for (const scene of SCENE_NAMES) {
       const rendered = await creativeVideo(ffmpeg!, views, scene);

@@ -8,8 +8,7 @@ import { shoePhoto, type ShoeFixture } from '../fixtures/shoes';
 import { correctedPhoto, cutOut, type Cutout } from '../../server/studio/segment';
 import { CARD_SIZE, COLOUR_CARD_SIZE, POSTER_SIZE, PRODUCT_SIZE, PRODUCT_SIZES, STILL_LIFE_SIZE, productShot, type ViewCutout } from '../../server/studio/layouts';
 import { dominantColours, hex, outfitPalette } from '../../server/studio/palette';
-
-const VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
+import { studioViews } from '../support/studio-views';
 
 function iou(truth: Uint8Array, found: Uint8Array): number {
   let both = 0;
@@ -55,12 +54,8 @@ const largestGap = (a: number[], b: number[]) => Math.max(...a.map((v, c) => Mat
 let views: ViewCutout[];
 
 beforeAll(async () => {
-  views = [];
-  for (const [i, view] of VIEWS.entries()) {
-    const photo = await shoePhoto({ width: 1400, height: 1050, seed: i + 1, colour: [150, 60, 40] });
-    views.push({ view, cutout: await cutOut(photo.jpeg) });
-  }
-  // Six segmentations: sized for a busy machine.
+  views = await studioViews();
+  // Five segmentations: sized for a busy machine.
 }, 300_000);
 
 describe('segmentation', () => {
