@@ -71,6 +71,29 @@ export function presignedProblem(request: http.IncomingMessage, secretAccessKey:
   return expected === query.get('X-Amz-Signature') ? null : `signature does not match (${signedHeaders.join(';')})`;
 }
 
+/** The parts of s3rver's file store the front reads (untyped in @types/s3rver). */
+interface S3rverStore {
+  getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
+  getResourcePath(bucket: string, key: string, resource: 'object'): string;
+}
+
+/**
+ * S3 answers a PUT once the object is stored: a GET after the answer reads all of it. s3rver answers
+ * once it has read the body, while its file may still be being written (its store settles on the
+ * end of the stream that hashes the body, not on the file's), so a photo checked at once can be read
+ * short. The front holds the answer until the object's file has every byte its metadata names.
+ */
+async function whollyStored(s3: S3rver, pathname: string): Promise<void> {
+  const [bucket = '', ...rest] = pathname.replace(/^\//, '').split('/');
+  const key = decodeURIComponent(rest.join('/'));
+  const store = (s3 as unknown as { store: S3rverStore }).store;
+  const size = Number((await store.getMetadata(bucket, key).catch(() => ({})) as Record<string, string>)['content-length']);
+  if (!Number.isFinite(size)) return;
+  const file = store.getResourcePath(bucket, key, 'object');
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && ((await fs.promises.stat(file).catch(() => null))?.size ?? 0) < size) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 const refusal = (code: string, message: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
@@ -101,8 +124,12 @@ export async function startBucket({ name = 'photos', cors = true, port = 0 }: { 
       }
     }
     const onward = http.request({ host: '127.0.0.1', port: s3Port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
+      const status = answer.statusCode ?? 502;
+      const written = request.method === 'PUT' && status < 300 && !asked.searchParams.has('uploadId') ? whollyStored(s3, asked.pathname) : Promise.resolve();
+      void written.then(() => {
+        response.writeHead(status, answer.headers);
+        answer.pipe(response);
+      });
     });
     onward.on('error', () => response.destroy());
     request.pipe(onward);
