@@ -42,7 +42,7 @@ test(`the outbox under ${cycles} random faults: every photo on the server once, 
   process.stdout.write(`chaos: seed ${seed}, ${cycles} cycles (repeat with CHAOS_SEED=${seed})\n`);
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const pool = await shoeFiles(8, 200);
+  const pool = await shoeFiles(8);
   let shots = 0;
 
   const seller = await createVerifiedSeller(request, 'chaos');

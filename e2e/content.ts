@@ -30,11 +30,15 @@ export async function apiToken(request: APIRequestContext, seller: { username: s
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** The five required views' photos; `dark` shoots that view in far too little light, which the photo check refuses. */
-export async function uploadViews(request: APIRequestContext, token: string, { dark, seed = 3 }: { dark?: string; seed?: number } = {}) {
+/**
+ * The five required views' photos; `dark` shoots that view in far too little light, which the photo
+ * check refuses. The same shoes the server tests upload (tests/support/photos.ts): `npm test` gives
+ * both one place for the studio's answers, so each is segmented once in the run.
+ */
+export async function uploadViews(request: APIRequestContext, token: string, { dark }: { dark?: string } = {}) {
   const ids: string[] = [];
   for (const [i, view] of FIVE_VIEWS.entries()) {
-    const { jpeg } = await shoePhoto({ width: 1400, height: 1050, seed: seed + i, exposure: view === dark ? 0.2 : 1 });
+    const { jpeg } = await shoePhoto({ width: 1400, height: 1050, seed: i + 3, exposure: view === dark ? 0.2 : 1 });
     const registered = await request.post('/api/v1/materials/upload', {
       headers: { ...auth(token), 'idempotency-key': crypto.randomUUID() },
       data: { file_name: `${view}.jpg`, file_type: 'image/jpeg', file_size: jpeg.length, description: JSON.stringify({ view }) },

@@ -68,7 +68,7 @@ export async function logoPng(): Promise<Buffer> {
 export async function sellerWithProductShot(request: APIRequestContext) {
   const seller = await createVerifiedSeller(request, 'edit');
   const token = await apiToken(request, seller);
-  const photos = await uploadViews(request, token, { seed: 21 });
+  const photos = await uploadViews(request, token);
   const task = await submitTask(request, token, photos, [entry('PRODUCT')]);
   expect((await finishedTask(request, token, task, 240_000)).status).toBe('completed');
   const made = await productAssets(request, token);

@@ -11,7 +11,7 @@ test.describe.configure({ timeout: 120_000 });
 
 const SIX = ['right_45', 'right_side', 'left_side', 'front', 'back', 'bottom'] as const;
 
-const photos = (count: number) => shoeFiles(count, 31);
+const photos = (count: number) => shoeFiles(count);
 
 async function openTask(page: Page, type: 'product' | 'video') {
   await activePage(page).getByTestId(`tile-${type}`).click();

@@ -197,7 +197,7 @@ test('task history: a rejected photo is explained and fixed, paging, and the lis
   await form.getByTestId('retry-submit').click();
   await expect(page.getByTestId('toast').last()).toHaveText('Нужно минимум 5 ракурсов с фото.');
 
-  const [front] = await shoeFiles(1, 91);
+  const [front] = await shoeFiles(1);
   await form.getByTestId('slot-input-front').setInputFiles(front!);
   await expect(form.getByTestId('slot-front')).toHaveAttribute('data-state', 'uploaded', { timeout: 30_000 });
   // Watched from the submission on: a one-poster task may finish, and its toast go, before the
