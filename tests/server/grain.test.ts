@@ -1,7 +1,7 @@
 // A phone's grain and a room's light against verify-angle and the intake (issue 16 §2c), on the
 // guided camera's shots (tests/support/camera-shots.ts): both take the centred shots and refuse
 // each bad one for the reason it was made bad, and six grainy shots make a task. The photo check
-// alone on every grain level and light is grain-check.test.ts.
+// alone on every grain level and light is grain-check-{centred,cut,refusals}.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
 import type { ShoeFixtureOptions } from '../fixtures/shoes';
