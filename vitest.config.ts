@@ -63,10 +63,8 @@ export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify('2.0.0') },
   test: {
     reporters: ['default', './tests/support/slowest-reporter.ts'],
-    // Three files at a time on two cores: a server test file often waits (on a fake, a child
-    // process, a lease, a timer), and with two files the cores stood a fifth idle once the journeys
-    // were done. Each file opens a database (≈300 MB for PGlite) and the segmentation keeps ≈2 GB.
-    maxWorkers: 3,
+    // Two files at a time: server test files each open a database (≈300 MB for PGlite).
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react()],
