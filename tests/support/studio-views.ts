@@ -5,10 +5,10 @@ import { shoePhoto } from '../fixtures/shoes';
 import { cutOut } from '../../server/studio/segment';
 import type { ViewCutout } from '../../server/studio/layouts';
 
-export const STUDIO_VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
+const STUDIO_VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
 
 /** A brown-red leather shoe, one seed per view. */
-export const studioViewPhoto = (i: number) => shoePhoto({ width: 1400, height: 1050, seed: i + 1, colour: [150, 60, 40] });
+const studioViewPhoto = (i: number) => shoePhoto({ width: 1400, height: 1050, seed: i + 1, colour: [150, 60, 40] });
 
 export async function studioViews(): Promise<ViewCutout[]> {
   const views: ViewCutout[] = [];
