@@ -8,7 +8,12 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4179);
 const baseURL = `http://127.0.0.1:${port}`;
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Chromium's headless shell (Debian's chromium-headless-shell, the same build's old headless mode,
+// which Playwright itself runs headless by default) where it is installed: the journeys pass alike
+// in it and in the full browser's headless mode, and it takes about a third less CPU (256 against
+// 164 core-seconds for every journey), on two cores shared with the vitest suite.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const executablePath = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 // The config is read by every worker; only the runner starts the server, so one directory is used.
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solestudio-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
