@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detect } from '../../server/studio/detector';
 import { decodeOutputs, encodeOutputs } from '../../server/studio/network-answers';
 import { NetworkFailed, openNetwork, runNetwork, stopNetworks, type Network } from '../../server/studio/networks';
@@ -16,6 +16,9 @@ import { phoneShoePhoto } from '../fixtures/phone-shoes';
 
 // This file is about the runs themselves: none is answered from the suite's kept answers.
 delete process.env.NETWORK_CACHE_DIR;
+// The sessions opened here (two more of the segmentation's among them) are not left on the thread
+// for the files the same worker runs next (vitest.config.ts: the server's modules are kept).
+afterAll(() => stopNetworks());
 
 const upright = async (jpeg: Buffer) => {
   const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
