@@ -3,10 +3,8 @@
 // a task submitted, and its end awaited.
 import crypto from 'node:crypto';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { shoePhoto } from '../tests/fixtures/shoes';
+import { FIVE_VIEWS, viewPhoto } from '../tests/fixtures/views';
 import { activePage } from './support';
-
-export const FIVE_VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
 
 const MODULES: Record<string, string> = {
   PRODUCT: 'PRODUCT_IMAGE',
@@ -32,13 +30,13 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /**
  * The five required views' photos; `dark` shoots that view in far too little light, which the photo
- * check refuses. The same shoes the server tests upload (tests/support/photos.ts): `npm test` gives
- * both one place for the studio's answers, so each is segmented once in the run.
+ * check refuses. The same photos the server tests upload (tests/fixtures/views.ts): `npm test`
+ * gives both one place for the studio's answers, so each is segmented once in the run.
  */
 export async function uploadViews(request: APIRequestContext, token: string, { dark }: { dark?: string } = {}) {
   const ids: string[] = [];
   for (const [i, view] of FIVE_VIEWS.entries()) {
-    const { jpeg } = await shoePhoto({ width: 1400, height: 1050, seed: i + 3, exposure: view === dark ? 0.2 : 1 });
+    const { jpeg } = await viewPhoto(i, view === dark ? { exposure: 0.2 } : {});
     const registered = await request.post('/api/v1/materials/upload', {
       headers: { ...auth(token), 'idempotency-key': crypto.randomUUID() },
       data: { file_name: `${view}.jpg`, file_type: 'image/jpeg', file_size: jpeg.length, description: JSON.stringify({ view }) },

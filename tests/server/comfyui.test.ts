@@ -8,10 +8,10 @@ import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { signedInSeller } from '../support/sellers';
-import { uploadViews, FIVE_VIEWS } from '../support/photos';
+import { uploadViews } from '../support/photos';
+import { FIVE_VIEWS, viewPhoto } from '../fixtures/views';
 import { expectBalanced } from '../support/wallet';
 import { fakeComfyUi, type FakeComfyUi } from '../support/comfyui-server';
-import { shoePhoto } from '../fixtures/shoes';
 import { jobs } from '../../server/db/schema';
 import { ConfigError, loadConfig } from '../../server/config/env';
 import { runStudioJobsUntilFinished } from '../support/studio-runner';
@@ -236,7 +236,7 @@ describe('pictures made on ComfyUI', () => {
     expect(sent.find((node) => node.class_type === 'LoadImageMask')!.inputs!.image).toMatch(/^solestudio\/shoe_mask-[0-9a-f]{24}\.png$/);
 
     // The photo uploaded as the right_45 view: the same fixture, and where its shoe is.
-    const photo = await shoePhoto({ width: 1400, height: 1050, seed: FIVE_VIEWS.indexOf('right_45') + 3, background: 'plain' });
+    const photo = await viewPhoto(FIVE_VIEWS.indexOf('right_45'), { background: 'plain' });
     const taken = await sharp(photo.jpeg).removeAlpha().raw().toBuffer();
     const result = await t.app.inject({ method: 'GET', url: task.result[0]!.url });
     const { data: made, info } = await sharp(result.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -16,7 +16,8 @@ import { claimJob } from '../../server/jobs/runner';
 import { listCountsOff } from '../../server/db/pages';
 import { shoePhoto } from '../fixtures/shoes';
 import { createAsset, uploadEditFile } from './edits';
-import { FIVE_VIEWS, uploadPhoto } from './photos';
+import { uploadPhoto } from './photos';
+import { FIVE_VIEWS } from '../fixtures/views';
 import { SELLER_PASSWORD, signedInSeller } from './sellers';
 import type { TestApp } from './test-app';
 

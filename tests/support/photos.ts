@@ -1,8 +1,7 @@
 // A seller's shoe photos uploaded through the real API (register, then PUT the bytes).
 import type { TestApp } from './test-app';
-import { shoePhoto, type ShoeFixtureOptions } from '../fixtures/shoes';
-
-export const FIVE_VIEWS = ['right_45', 'right_side', 'left_side', 'front', 'back'] as const;
+import type { ShoeFixtureOptions } from '../fixtures/shoes';
+import { FIVE_VIEWS, viewPhoto } from '../fixtures/views';
 
 let counter = 0;
 
@@ -28,7 +27,7 @@ export async function uploadViews(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, view] of FIVE_VIEWS.entries()) {
-    const photo = await shoePhoto({ width: 1400, height: 1050, seed: i + 3, ...options.fixture, ...(view === options.dark ? { exposure: 0.2 } : {}) });
+    const photo = await viewPhoto(i, { ...options.fixture, ...(view === options.dark ? { exposure: 0.2 } : {}) });
     ids.push(await uploadPhoto(t, token, photo.jpeg, view));
   }
   return ids;
