@@ -54,13 +54,17 @@ const serverProject = (name: string, databaseKind: 'pglite' | 'postgres') => ({
     // The segmentation keeps its memory between runs (server/studio/saliency.ts): the same answers
     // to the bit, each run 20 % sooner; tests/server/networks.test.ts compares the two.
     env: { TEST_DATABASE_KIND: databaseKind, NETWORK_MEMORY_KEPT: 'true' },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A bound for a hang, not for speed: a photo the run segments for the first time waits on the
+    // network, seconds alone and tens of seconds on a busy machine (two such tests timed out at
+    // 30 s in one CI run, while other checks loaded the machine).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // A worker runs its files one after another in one module graph, not each in a fresh one: every
     // file still builds its own app on its own database and data directory, and what the server's
     // modules keep between files is the same for any app (the networks' sessions on their thread,
     // the dummy password hash, sharp). Loading that afresh for each of about 90 files was most of
-    // the server tests' CPU: 681 core-s for the PGlite files with fresh modules, 365 with them kept (network answers on disk).
+    // the server tests' CPU: with the network answers on disk, the PGlite files took 681 core-s
+    // with fresh modules and 365 with them kept.
     isolate: false,
   },
 });
